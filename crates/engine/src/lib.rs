@@ -1,0 +1,20 @@
+//! Cubeful's backgammon engine: rules, move generation, position and match identifiers, move
+//! notation and board formats. A pure library: no I/O besides what callers hand it, no global state.
+//!
+//! Orientation: a [`Position`] is always seen from the player on roll, as in GNU Backgammon. The
+//! players of a match are numbered as GNU Backgammon numbers them ([`Player::Zero`] = O,
+//! [`Player::One`] = X).
+
+pub mod dice;
+pub mod match_state;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod position;
+pub mod position_id;
+
+pub use dice::{Dice, DiceError};
+pub use match_state::{CubeOwner, GameState, MatchState, Player, Resignation};
+pub use movegen::{legal_moves, LegalMove, MoveGenerator};
+pub use moves::{Move, Step};
+pub use position::{GameResult, Position, PositionError, Side, WinKind};
