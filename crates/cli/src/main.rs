@@ -1,1 +1,69 @@
-fn main() {}
+//! `cubeful-cli`: the command-line interface to the Cubeful backgammon engine.
+//!
+//! Bad input never panics: every command returns an error that is printed as one line on standard
+//! error, with exit code 2.
+
+mod bench;
+mod moves;
+mod show;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "cubeful-cli",
+    version,
+    about = "Cubeful backgammon engine, command line"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every distinct legal play of a roll, in GNU Backgammon notation.
+    Moves(moves::Args),
+    /// Draw a position as GNU Backgammon's ASCII board, with its IDs, pip counts, cube and score.
+    Show(show::Args),
+    /// Measure the engine's speed.
+    Bench {
+        #[command(subcommand)]
+        what: bench::What,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Moves(args) => moves::run(&args),
+        Command::Show(args) => show::run(&args),
+        Command::Bench { what } => bench::run(&what),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cubeful-cli: {}", one_line(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The error and its causes in one line. Engine errors often repeat their cause in their own
+/// message; a cause already contained in the text so far is not repeated.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let message = cause.to_string();
+        if text.contains(&message) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&message);
+    }
+    text
+}

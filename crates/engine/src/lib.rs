@@ -5,13 +5,17 @@
 //! players of a match are numbered as GNU Backgammon numbers them ([`Player::Zero`] = O,
 //! [`Player::One`] = X).
 
+pub mod ascii_board;
 pub mod dice;
+pub mod gnubg_id;
+pub mod match_id;
 pub mod match_state;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod position;
 pub mod position_id;
+pub mod xgid;
 
 pub use dice::{Dice, DiceError};
 pub use match_state::{CubeOwner, GameState, MatchState, Player, Resignation};

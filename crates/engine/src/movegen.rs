@@ -36,20 +36,27 @@ pub fn legal_moves(position: &Position, dice: Dice) -> Vec<LegalMove> {
 #[derive(Debug, Default)]
 pub struct MoveGenerator {
     moves: Vec<LegalMove>,
-    /// Open-addressing set of indices into `moves`, keyed by the resulting board.
-    table: Vec<u32>,
+    /// Open-addressing set of indices into `moves`, keyed by the resulting board. An entry counts
+    /// only if its epoch is the current one, so clearing the set is one increment.
+    table: Vec<Slot>,
+    epoch: u32,
     max_steps: usize,
     max_pips: u32,
 }
 
-const EMPTY: u32 = u32::MAX;
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    epoch: u32,
+    index: u32,
+}
 
 impl MoveGenerator {
     /// A generator with empty buffers.
     pub fn new() -> MoveGenerator {
         MoveGenerator {
             moves: Vec::with_capacity(64),
-            table: vec![EMPTY; 1024],
+            table: vec![Slot::default(); 256],
+            epoch: 1,
             max_steps: 0,
             max_pips: 0,
         }
@@ -58,7 +65,7 @@ impl MoveGenerator {
     /// The distinct legal results of `dice` in `position`; see [`legal_moves`].
     pub fn generate(&mut self, position: &Position, dice: Dice) -> &[LegalMove] {
         self.moves.clear();
-        self.table.fill(EMPTY);
+        self.clear_table();
         self.max_steps = 0;
         self.max_pips = 0;
         let board = *position.board();
@@ -129,36 +136,55 @@ impl MoveGenerator {
         }
         if steps > self.max_steps || pips > self.max_pips {
             self.moves.clear();
-            self.table.fill(EMPTY);
+            self.clear_table();
             self.max_steps = steps;
             self.max_pips = pips;
         }
         // Grow the table when it is half full, so probes stay short.
         if self.moves.len() * 2 >= self.table.len() {
-            self.table = vec![EMPTY; self.table.len() * 2];
+            self.table = vec![Slot::default(); self.table.len() * 2];
+            self.epoch = 1;
             for i in 0..self.moves.len() {
                 let slot = self.find_slot(self.moves[i].position.board());
-                self.table[slot] = i as u32;
+                self.table[slot] = Slot {
+                    epoch: self.epoch,
+                    index: i as u32,
+                };
             }
         }
         let slot = self.find_slot(board);
-        if self.table[slot] != EMPTY {
+        if self.table[slot].epoch == self.epoch {
             return; // This result was already reached; keep the first move found.
         }
-        self.table[slot] = self.moves.len() as u32;
+        self.table[slot] = Slot {
+            epoch: self.epoch,
+            index: self.moves.len() as u32,
+        };
         self.moves.push(LegalMove {
             mv: *mv,
             position: Position::from_board_unchecked(*board),
         });
     }
 
-    /// The slot holding `board`, or the empty slot where it belongs.
+    /// Empties the set of results seen.
+    fn clear_table(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            // After 2^32 clears, stale entries could look current: wipe them for real.
+            self.table.fill(Slot::default());
+            self.epoch = 1;
+        }
+    }
+
+    /// The slot holding `board`, or the free slot where it belongs.
     fn find_slot(&self, board: &[i8; 26]) -> usize {
         let mask = self.table.len() - 1;
         let mut slot = (hash(board) as usize) & mask;
         loop {
             let entry = self.table[slot];
-            if entry == EMPTY || self.moves[entry as usize].position.board() == board {
+            if entry.epoch != self.epoch
+                || self.moves[entry.index as usize].position.board() == board
+            {
                 return slot;
             }
             slot = (slot + 1) & mask;

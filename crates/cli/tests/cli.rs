@@ -1,0 +1,134 @@
+//! End-to-end tests of the `cubeful-cli` binary.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cubeful-cli"))
+        .args(args)
+        .output()
+        .expect("cubeful-cli runs")
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "cubeful-cli {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// Bad input: exit code 2 and exactly one line on standard error, never a panic.
+fn assert_refused(args: &[&str], expect: &str) {
+    let out = run(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(
+        err.contains(expect),
+        "{args:?}: {err:?} should mention {expect:?}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn moves_of_the_opening_31() {
+    let text = stdout(&["moves", "4HPwATDgc/ABMA", "31"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 16, "{text}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["8/5", "6/5", "4HPwATCwZ/ABMA"]),
+        "{text}"
+    );
+}
+
+#[test]
+fn moves_as_json() {
+    let text = stdout(&["moves", "4HPwATDgc/ABMA", "65", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let moves = value.as_array().expect("an array");
+    assert!(moves.iter().any(|m| m["move"] == "24/13"), "{text}");
+    for m in moves {
+        assert!(m["move"].is_string() && m["position"].as_str().unwrap().len() == 14);
+    }
+}
+
+#[test]
+fn dance_gives_the_unchanged_position() {
+    // The player on roll has a checker on the bar; the opponent has closed its home board.
+    let closed = "27YBBwAA8P8DQA"; // XGID=------------cN-----bbbbbbA:0:0:1:00:0:0:0:0:10
+    let text = stdout(&["moves", closed, "64", "--json"]);
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let moves = value.as_array().unwrap();
+    assert_eq!(moves.len(), 1, "{text}");
+    assert_eq!(moves[0]["move"], "");
+    assert_eq!(moves[0]["position"], closed);
+}
+
+#[test]
+fn show_draws_the_board_with_ids() {
+    let text = stdout(&["show", "4HPwATDgc/ABMA:QYkqASAAIAAA"]);
+    assert!(text.contains("Position ID: 4HPwATDgc/ABMA"), "{text}");
+    assert!(text.contains("Match ID   : QYkqASAAIAAA"), "{text}");
+    assert!(text.contains("9 point match"), "{text}");
+    assert!(text.contains("Rolled 52"), "{text}");
+    assert!(text.contains("Pip counts: O 167, X 167"), "{text}");
+    assert!(
+        text.contains("XGID=-b----E-C---eE---c-e----B-:1:-1:1:52:4:2:0:9:10"),
+        "{text}"
+    );
+    assert!(text.contains("v|                  |BAR|"), "{text}");
+}
+
+#[test]
+fn show_xgid_and_json() {
+    let text = stdout(&[
+        "show",
+        "--json",
+        "--xgid",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["position_id"], "4HPwATDgc/ABMA");
+    assert_eq!(v["on_roll"], "X");
+    assert_eq!(v["pips"][0], 167);
+    assert_eq!(v["cube"], 1);
+    assert_eq!(v["match_length"], 0);
+}
+
+#[test]
+fn bad_input_is_refused_in_one_line() {
+    assert_refused(&["moves", "4HPwATDgc/ABM", "31"], "14 characters");
+    assert_refused(&["moves", "4HPwATDgc/AB!A", "31"], "not Base64");
+    assert_refused(&["moves", "4HPwATDgc/ABMA", "70"], "1 to 6");
+    assert_refused(&["moves", "4HPwATDgc/ABMA", "3"], "two digits");
+    assert_refused(&["moves", "//////////////", "31"], "Position ID");
+    assert_refused(&["show", "4HPwATDgc/ABMA:zzzzzzzzzzzz"], "Match ID");
+    assert_refused(&["show", "--xgid", "XGID=nonsense"], "XGID");
+    // 16 checkers on one point.
+    assert_refused(&["show", "//8AAAAAAAAAAA"], "Position ID");
+    assert_refused(&["show"], "Position ID");
+}
+
+#[test]
+fn bench_movegen_reproduces_the_totals() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/movegen");
+    let text = stdout(&[
+        "bench",
+        "movegen",
+        "--json",
+        "--passes",
+        "1",
+        "--dir",
+        dir.to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["results"], 218_356 + 185_957 + 140_720 + 122_570);
+    assert_eq!(v["rolls"], 42_000);
+    assert!(v["generations_per_second"].as_f64().unwrap() > 0.0);
+}
