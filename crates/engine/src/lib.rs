@@ -7,6 +7,7 @@
 
 pub mod ascii_board;
 pub mod dice;
+pub mod fibs;
 pub mod gnubg_id;
 pub mod match_id;
 pub mod match_state;
