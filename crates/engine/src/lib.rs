@@ -9,6 +9,7 @@ pub mod ascii_board;
 pub mod dice;
 pub mod fibs;
 pub mod gnubg_id;
+pub mod mat;
 pub mod match_id;
 pub mod match_state;
 pub mod movegen;

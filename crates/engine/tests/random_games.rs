@@ -1,6 +1,6 @@
 //! Property tests: random games played to the end by random legal moves.
 
-use cubeful_engine::{legal_moves, position_id, Dice, Position, Side};
+use cubeful_engine::{legal_moves, notation, position_id, Dice, Position, Side};
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -19,6 +19,13 @@ fn play_random_game(seed: u64) -> usize {
             for b in &moves[i + 1..] {
                 assert_ne!(a.position, b.position);
             }
+        }
+        // Every legal move, written in GNU Backgammon notation, reads back as the same move.
+        for m in &moves {
+            let text = notation::format_move(&position, &m.mv);
+            let parsed = notation::parse_move(&position, dice, &text)
+                .unwrap_or_else(|e| panic!("{text:?} with {dice} in {position:?}: {e}"));
+            assert_eq!(parsed.position, m.position, "{text:?} with {dice}");
         }
         let chosen = moves[rng.gen_range(0..moves.len())];
         let next = chosen.position;
@@ -59,7 +66,7 @@ fn play_random_game(seed: u64) -> usize {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig::with_cases(250))]
 
     #[test]
     fn random_games_keep_invariants_and_end(seed in any::<u64>()) {
