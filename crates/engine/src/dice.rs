@@ -116,6 +116,19 @@ impl FromStr for Dice {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100_000))]
+
+        /// Any text: parsing never panics, and what parses is two dice in 1..=6.
+        #[test]
+        fn parse_never_panics(text in "\\PC{0,6}|[0-9 ,-]{0,5}") {
+            if let Ok(d) = text.parse::<Dice>() {
+                prop_assert!((1..=6).contains(&d.first()) && (1..=6).contains(&d.second()));
+            }
+        }
+    }
 
     #[test]
     fn parse_and_count() {
