@@ -4,11 +4,27 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use cubeful_engine::{position_id, Dice, MoveGenerator, Position};
+use cubeful_engine::eval::Evaluator;
+use cubeful_engine::{position_id, Dice, MoveGenerator, Position, Side};
 use serde::Serialize;
 
 #[derive(clap::Subcommand)]
 pub enum What {
+    /// Static (0-ply) evaluations per second on one thread over random contact positions, with
+    /// the evaluation cache off: the same measurement as GNU Backgammon's `calibrate`.
+    Eval {
+        /// Number of distinct random contact positions.
+        #[arg(long, default_value_t = 10_000)]
+        positions: usize,
+        /// Minimum measuring time in seconds.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+        #[command(flatten)]
+        nets: crate::nets::NetsArg,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Move generation over the two benchmark files (contact and race positions), all 21 rolls.
     Movegen {
         /// Folder holding contact_ids.txt and race_ids.txt.
@@ -37,7 +53,100 @@ struct MovegenReport {
 pub fn run(what: &What) -> Result<()> {
     match what {
         What::Movegen { dir, passes, json } => movegen(dir, *passes, *json),
+        What::Eval {
+            positions,
+            seconds,
+            nets,
+            json,
+        } => eval(*positions, *seconds, nets, *json),
     }
+}
+
+#[derive(Serialize)]
+struct EvalReport {
+    positions: usize,
+    evaluations: u64,
+    seconds: f64,
+    evals_per_second: f64,
+    threads: u32,
+    cache: bool,
+}
+
+/// Random legal contact positions with no checker on the bar or borne off (as `calibrate` uses),
+/// collected from random games with a fixed seed.
+fn random_contact_positions(count: usize) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
+    let mut generator = MoveGenerator::new();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut position = Position::starting();
+        for _ in 0..200 {
+            let dice = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("1..=6");
+            let moves = generator.generate(&position, dice);
+            let next = moves[rng.gen_range(0..moves.len())].position;
+            if next.result().is_some() {
+                break;
+            }
+            position = next.swap();
+            let plain = [Side::Player, Side::Opponent]
+                .iter()
+                .all(|&s| position.bar(s) == 0 && position.off(s) == 0);
+            if plain
+                && cubeful_engine::class::classify(&position)
+                    == cubeful_engine::class::PositionClass::Contact
+                && seen.insert(position)
+            {
+                out.push(position);
+                if out.len() == count {
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+fn eval(count: usize, seconds: f64, nets: &crate::nets::NetsArg, json: bool) -> Result<()> {
+    if count == 0 {
+        bail!("--positions must be at least 1");
+    }
+    let positions = random_contact_positions(count);
+    let mut evaluator = Evaluator::new(nets.load()?);
+    evaluator.set_cache(false);
+    // Warm up, then measure whole passes until the time is reached.
+    let mut checksum = 0.0f32;
+    for p in positions.iter().take(1000) {
+        checksum += evaluator.evaluate(p).win;
+    }
+    let start = Instant::now();
+    let mut evaluations = 0u64;
+    while start.elapsed().as_secs_f64() < seconds {
+        for p in &positions {
+            checksum += evaluator.evaluate(p).win;
+        }
+        evaluations += positions.len() as u64;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    std::hint::black_box(checksum);
+    let report = EvalReport {
+        positions: positions.len(),
+        evaluations,
+        seconds: elapsed,
+        evals_per_second: evaluations as f64 / elapsed,
+        threads: 1,
+        cache: false,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "eval: {:.0} static evaluations/second ({} evaluations of {} random contact positions in {:.2} s, one thread, cache off)",
+            report.evals_per_second, report.evaluations, report.positions, report.seconds
+        );
+    }
+    Ok(())
 }
 
 fn load(path: &Path) -> Result<Vec<Position>> {

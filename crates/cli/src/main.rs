@@ -4,8 +4,12 @@
 //! error, with exit code 2.
 
 mod bench;
+mod duel;
+mod eval;
 mod moves;
+mod nets;
 mod show;
+mod train;
 
 use std::process::ExitCode;
 
@@ -28,10 +32,19 @@ enum Command {
     Moves(moves::Args),
     /// Draw a position as GNU Backgammon's ASCII board, with its IDs, pip counts, cube and score.
     Show(show::Args),
+    /// The 0-ply cubeless chances and equity of the player on roll.
+    Eval(eval::Args),
     /// Measure the engine's speed.
     Bench {
         #[command(subcommand)]
         what: bench::What,
+    },
+    /// Play cubeless money games between two players and report points per game.
+    Duel(duel::Args),
+    /// Train nets from scratch (see docs/TRAINING.md).
+    Train {
+        #[command(subcommand)]
+        what: train::What,
     },
 }
 
@@ -40,7 +53,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Moves(args) => moves::run(&args),
         Command::Show(args) => show::run(&args),
+        Command::Eval(args) => eval::run(&args),
         Command::Bench { what } => bench::run(&what),
+        Command::Duel(args) => duel::run(&args),
+        Command::Train { what } => train::run(&what),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

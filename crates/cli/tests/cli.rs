@@ -132,3 +132,90 @@ fn bench_movegen_reproduces_the_totals() {
     assert_eq!(v["rolls"], 42_000);
     assert!(v["generations_per_second"].as_f64().unwrap() > 0.0);
 }
+
+fn pubeval_dir() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/pubeval")
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn eval_prints_consistent_chances() {
+    let text = stdout(&["eval", "4HPwATDgc/ABMA", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let f = |k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k} in {text}"));
+    let (w, wg, wbg, lg, lbg) = (
+        f("win"),
+        f("win_gammon"),
+        f("win_backgammon"),
+        f("lose_gammon"),
+        f("lose_backgammon"),
+    );
+    assert!(
+        wbg <= wg && wg <= w && lbg <= lg && lg <= 1.0 - w + 1e-6,
+        "{text}"
+    );
+    let equity = 2.0 * w - 1.0 + wg - lg + wbg - lbg;
+    assert!((f("equity") - equity).abs() < 1e-5, "{text}");
+    // The opening position is close to even for the player on roll.
+    assert!((0.4..0.65).contains(&w), "{text}");
+    let plain = stdout(&["eval", "4HPwATDgc/ABMA"]);
+    assert!(plain.contains("Equity"), "{plain}");
+}
+
+#[test]
+fn eval_with_missing_nets_names_the_file() {
+    assert_refused(
+        &["eval", "4HPwATDgc/ABMA", "--nets", "/nonexistent/nets"],
+        "contact.net",
+    );
+}
+
+#[test]
+fn duel_nets_far_ahead_of_random() {
+    let text = stdout(&[
+        "duel", "--a", "cubeful", "--b", "random", "--games", "300", "--seed", "3", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["games"], 300);
+    assert_eq!(v["seed"], 3);
+    let ppg = v["ppg"].as_f64().unwrap();
+    assert!(v["ci95"].as_f64().unwrap() > 0.0);
+    assert!(ppg > 0.8, "{text}");
+}
+
+#[test]
+fn pubeval_beats_random() {
+    let pubeval = format!("pubeval:{}", pubeval_dir());
+    let text = stdout(&[
+        "duel", "--a", &pubeval, "--b", "random", "--games", "400", "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert!(v["ppg"].as_f64().unwrap() > 0.8, "{text}");
+}
+
+#[test]
+fn duel_refuses_unknown_players_and_missing_weights() {
+    let out = run(&["duel", "--a", "gnubg", "--b", "random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_refused(
+        &["duel", "--a", "pubeval:/nonexistent", "--b", "random"],
+        "WT.cntc",
+    );
+}
+
+#[test]
+fn bench_eval_reports_a_rate() {
+    let text = stdout(&[
+        "bench",
+        "eval",
+        "--positions",
+        "200",
+        "--seconds",
+        "0.2",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert!(v["evals_per_second"].as_f64().unwrap() > 1000.0, "{text}");
+}

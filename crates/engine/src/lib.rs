@@ -6,17 +6,22 @@
 //! [`Player::One`] = X).
 
 pub mod ascii_board;
+pub mod class;
 pub mod dice;
+pub mod eval;
 pub mod fibs;
 pub mod gnubg_id;
+pub mod inputs;
 pub mod mat;
 pub mod match_id;
 pub mod match_state;
 pub mod movegen;
 pub mod moves;
+pub mod nn;
 pub mod notation;
 pub mod position;
 pub mod position_id;
+pub mod pubeval;
 pub mod xgid;
 
 pub use dice::{Dice, DiceError};

@@ -1,0 +1,61 @@
+//! `cubeful-cli duel --a PLAYER --b PLAYER --games N`: cubeless money games with duplicate dice.
+
+use anyhow::Result;
+use cubeful_train::duel::{self, DuelConfig};
+use cubeful_train::players::PlayerSpec;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Player A: cubeful, cubeful:nets=DIR, pubeval[:DIR] or random.
+    #[arg(long)]
+    a: PlayerSpec,
+    /// Player B (same choices).
+    #[arg(long)]
+    b: PlayerSpec,
+    /// Number of games (played in pairs with the same dice, sides swapped).
+    #[arg(long, default_value_t = 1000)]
+    games: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let a = args.a.load()?;
+    let b = args.b.load()?;
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let config = DuelConfig {
+        games: args.games,
+        seed: args.seed,
+        threads,
+    };
+    let r = duel::run(&a, &b, (&args.a.to_string(), &args.b.to_string()), &config);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&r)?);
+    } else {
+        println!(
+            "{} vs {}: {} games (seed {}), {:+.3} ppg for A, 95% CI ±{:.3}",
+            r.a, r.b, r.games, r.seed, r.ppg, r.ci95
+        );
+        println!(
+            "A wins {:.1}% (gammons {:.1}%, backgammons {:.1}%); A loses gammons {:.1}%, backgammons {:.1}%",
+            100.0 * r.win_rate,
+            100.0 * r.win_gammon_rate,
+            100.0 * r.win_backgammon_rate,
+            100.0 * r.lose_gammon_rate,
+            100.0 * r.lose_backgammon_rate
+        );
+        println!(
+            "{:.1} games/s on {} threads ({:.1} s)",
+            r.games_per_second, threads, r.seconds
+        );
+    }
+    Ok(())
+}

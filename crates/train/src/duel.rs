@@ -1,0 +1,202 @@
+//! Duels: cubeless money games between two players with duplicate dice.
+//!
+//! Games come in pairs. Both games of a pair use the same dice sequence; in the first, player A
+//! makes the opening move, in the second, player B does — so each player gets exactly the rolls
+//! the other got. This cancels most of the luck of the dice and narrows the confidence interval.
+//! Each pair is seeded from the duel's seed and its index alone, so the result does not depend on
+//! the number of threads.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use cubeful_engine::{Dice, Position, Side, WinKind};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::players::{Player, PlayerData};
+
+/// Settings of a duel.
+#[derive(Clone, Debug)]
+pub struct DuelConfig {
+    /// Number of games; rounded up to an even number (whole pairs).
+    pub games: usize,
+    pub seed: u64,
+    pub threads: usize,
+}
+
+/// Outcome of one game for player A: points won (negative when lost).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameOutcome {
+    pub points: i32,
+}
+
+/// Statistics of a finished duel, from player A's side.
+#[derive(Clone, Debug, Serialize)]
+pub struct DuelReport {
+    pub a: String,
+    pub b: String,
+    pub games: usize,
+    pub seed: u64,
+    /// Points per game won by A.
+    pub ppg: f64,
+    /// Half-width of the 95% confidence interval of `ppg` (over the pair averages).
+    pub ci95: f64,
+    /// Share of games A won, and how: all as fractions of all games.
+    pub win_rate: f64,
+    pub win_gammon_rate: f64,
+    pub win_backgammon_rate: f64,
+    pub lose_gammon_rate: f64,
+    pub lose_backgammon_rate: f64,
+    pub games_per_second: f64,
+    pub seconds: f64,
+}
+
+/// The dice of one pair: the first roll is never a double (the opening roll).
+struct DiceStream {
+    rng: ChaCha8Rng,
+    rolls: Vec<Dice>,
+}
+
+impl DiceStream {
+    fn new(seed: u64, pair: u64) -> DiceStream {
+        DiceStream {
+            rng: ChaCha8Rng::seed_from_u64(seed ^ pair.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            rolls: Vec::new(),
+        }
+    }
+
+    fn get(&mut self, i: usize) -> Dice {
+        while self.rolls.len() <= i {
+            let d = loop {
+                let a = self.rng.gen_range(1..=6);
+                let b = self.rng.gen_range(1..=6);
+                if !self.rolls.is_empty() || a != b {
+                    break Dice::new(a, b).expect("1..=6");
+                }
+            };
+            self.rolls.push(d);
+        }
+        self.rolls[i]
+    }
+}
+
+/// Plays one game; `players[0]` moves first. Returns the points won by `players[0]`.
+pub fn play_game(
+    players: [&mut Player; 2],
+    dice: &mut impl FnMut(usize) -> Dice,
+    rng: &mut ChaCha8Rng,
+) -> i32 {
+    let mut position = Position::starting();
+    for turn in 0.. {
+        let mover = turn % 2;
+        let roll = dice(turn);
+        let chosen = players[mover].choose(&position, roll, rng);
+        if let Some(result) = chosen.position.result() {
+            debug_assert_eq!(result.winner, Side::Player);
+            let points = result.kind.points() as i32;
+            return if mover == 0 { points } else { -points };
+        }
+        position = chosen.position.swap();
+        assert!(turn < 100_000, "a game did not end");
+    }
+    unreachable!()
+}
+
+/// Runs a duel between A and B.
+pub fn run(a: &PlayerData, b: &PlayerData, names: (&str, &str), config: &DuelConfig) -> DuelReport {
+    let pairs = config.games.div_ceil(2).max(1);
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![(0i32, 0i32); pairs]);
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..config.threads.max(1) {
+            scope.spawn(|| {
+                let mut pa = Player::new(a);
+                let mut pb = Player::new(b);
+                loop {
+                    let pair = next.fetch_add(1, Ordering::Relaxed);
+                    if pair >= pairs {
+                        break;
+                    }
+                    let mut stream = DiceStream::new(config.seed, pair as u64);
+                    let mut rng = ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(pair as u64));
+                    let first = play_game([&mut pa, &mut pb], &mut |i| stream.get(i), &mut rng);
+                    let second = -play_game([&mut pb, &mut pa], &mut |i| stream.get(i), &mut rng);
+                    results.lock().expect("no panics while locked")[pair] = (first, second);
+                }
+            });
+        }
+    });
+    let seconds = start.elapsed().as_secs_f64();
+    let results = results.into_inner().expect("threads finished");
+    report(names, config.seed, &results, seconds)
+}
+
+fn report(names: (&str, &str), seed: u64, pairs: &[(i32, i32)], seconds: f64) -> DuelReport {
+    let games = pairs.len() * 2;
+    let all: Vec<i32> = pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
+    let mean_pairs: Vec<f64> = pairs.iter().map(|&(x, y)| f64::from(x + y) / 2.0).collect();
+    let n = mean_pairs.len() as f64;
+    let ppg = mean_pairs.iter().sum::<f64>() / n;
+    let var = if n > 1.0 {
+        mean_pairs.iter().map(|m| (m - ppg).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let ci95 = 1.96 * (var / n).sqrt();
+    let rate =
+        |f: &dyn Fn(i32) -> bool| all.iter().filter(|&&p| f(p)).count() as f64 / games as f64;
+    let g = WinKind::Gammon.points() as i32;
+    let bg = WinKind::Backgammon.points() as i32;
+    DuelReport {
+        a: names.0.to_string(),
+        b: names.1.to_string(),
+        games,
+        seed,
+        ppg,
+        ci95,
+        win_rate: rate(&|p| p > 0),
+        win_gammon_rate: rate(&|p| p >= g),
+        win_backgammon_rate: rate(&|p| p >= bg),
+        lose_gammon_rate: rate(&|p| p <= -g),
+        lose_backgammon_rate: rate(&|p| p <= -bg),
+        games_per_second: games as f64 / seconds.max(1e-9),
+        seconds,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_against_itself_is_even_and_deterministic() {
+        let cfg = DuelConfig {
+            games: 200,
+            seed: 5,
+            threads: 2,
+        };
+        let r1 = run(&PlayerData::Random, &PlayerData::Random, ("r", "r"), &cfg);
+        let r2 = run(
+            &PlayerData::Random,
+            &PlayerData::Random,
+            ("r", "r"),
+            &DuelConfig { threads: 1, ..cfg },
+        );
+        assert_eq!(r1.games, 200);
+        assert_eq!(r1.ppg, r2.ppg, "independent of the number of threads");
+        assert!(r1.ppg.abs() < 3.0 * r1.ci95.max(0.05), "{r1:?}");
+    }
+
+    #[test]
+    fn opening_roll_is_not_a_double() {
+        for pair in 0..500 {
+            let mut s = DiceStream::new(1, pair);
+            assert!(!s.get(0).is_double());
+            let d = s.get(3);
+            assert_eq!(s.get(3), d);
+        }
+    }
+}
