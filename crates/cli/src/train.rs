@@ -5,14 +5,63 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
+use cubeful_train::dataset;
 use cubeful_train::duel::{self, DuelConfig};
 use cubeful_train::players::{PlayerData, PlayerSpec};
+use cubeful_train::supervised::{self, SupervisedConfig};
 use cubeful_train::td::{self, TdConfig};
 
 #[derive(clap::Subcommand)]
 pub enum What {
     /// TD(λ) self-play from random weights, checkpointing into DIR (resumes from it if present).
     Td(TdArgs),
+    /// Positions from self-play of the nets, labelled with the nets' own 1-ply chances.
+    Sample(SampleArgs),
+    /// Supervised epochs of the nets towards a data file's targets.
+    Supervised(SupervisedArgs),
+}
+
+#[derive(clap::Args)]
+pub struct SampleArgs {
+    /// Nets that play the games and compute the targets (default: the embedded nets).
+    #[command(flatten)]
+    nets: crate::nets::NetsArg,
+    /// Number of positions.
+    #[arg(long, default_value_t = 200_000)]
+    positions: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Chance of playing one of the five best moves at random instead of the best.
+    #[arg(long, default_value_t = 0.1)]
+    explore: f64,
+    /// Output data file.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long)]
+    threads: Option<usize>,
+}
+
+#[derive(clap::Args)]
+pub struct SupervisedArgs {
+    /// Starting nets (default: the embedded nets).
+    #[command(flatten)]
+    nets: crate::nets::NetsArg,
+    /// Data files written by `train sample`.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
+    /// Folder for the trained nets.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long, default_value_t = 8)]
+    epochs: usize,
+    #[arg(long, default_value_t = 0.005)]
+    alpha: f32,
+    #[arg(long, default_value_t = 0.7)]
+    alpha_decay: f32,
+    #[arg(long, default_value_t = 0.02)]
+    validation: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args)]
@@ -56,7 +105,69 @@ pub struct TdArgs {
 pub fn run(what: &What) -> Result<()> {
     match what {
         What::Td(args) => run_td(args),
+        What::Sample(args) => run_sample(args),
+        What::Supervised(args) => run_supervised(args),
     }
+}
+
+fn threads_or_all(threads: Option<usize>) -> usize {
+    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
+fn run_sample(args: &SampleArgs) -> Result<()> {
+    let threads = threads_or_all(args.threads);
+    let nets = args.nets.load()?;
+    let start = Instant::now();
+    let positions =
+        supervised::sample_positions(&nets, args.positions, args.seed, args.explore, threads);
+    eprintln!(
+        "sample: {} positions from self-play in {}; computing 1-ply targets…",
+        positions.len(),
+        hms(start.elapsed().as_secs_f64())
+    );
+    let t = Instant::now();
+    let examples = supervised::one_ply_targets(&nets, &positions, threads);
+    eprintln!(
+        "sample: {} targets in {} ({:.0} positions/s)",
+        examples.len(),
+        hms(t.elapsed().as_secs_f64()),
+        examples.len() as f64 / t.elapsed().as_secs_f64().max(1e-9)
+    );
+    dataset::save(&args.out, &examples)?;
+    eprintln!("sample: wrote {}", args.out.display());
+    Ok(())
+}
+
+fn run_supervised(args: &SupervisedArgs) -> Result<()> {
+    let nets = (*args.nets.load()?).clone();
+    let mut examples = Vec::new();
+    for path in &args.data {
+        examples.extend(dataset::load(path)?);
+    }
+    eprintln!("supervised: {} examples", examples.len());
+    let config = SupervisedConfig {
+        epochs: args.epochs,
+        alpha: args.alpha,
+        alpha_decay: args.alpha_decay,
+        validation: args.validation,
+        seed: args.seed,
+    };
+    let start = Instant::now();
+    let best = supervised::train(nets, &examples, &config, |r| {
+        eprintln!(
+            "supervised: epoch {}/{}, alpha {:.5}, train loss {:.5}, held-out equity RMSE {:.5}{} ({})",
+            r.epoch,
+            config.epochs,
+            r.alpha,
+            r.train_loss,
+            r.validation_equity_rmse,
+            if r.best { " (best)" } else { "" },
+            hms(start.elapsed().as_secs_f64())
+        );
+    });
+    best.save_dir(&args.out)?;
+    eprintln!("supervised: best nets written to {}", args.out.display());
+    Ok(())
 }
 
 fn run_td(args: &TdArgs) -> Result<()> {

@@ -262,6 +262,7 @@ pub struct Evaluator {
     hidden: Vec<f32>,
     cache: Option<Vec<Option<CacheEntry>>>,
     generator: MoveGenerator,
+    scores: Vec<Probabilities>,
 }
 
 impl Evaluator {
@@ -279,6 +280,7 @@ impl Evaluator {
             hidden: vec![0.0; hidden],
             cache: Some(vec![None; 1 << CACHE_BITS]),
             generator: MoveGenerator::new(),
+            scores: Vec::with_capacity(64),
         }
     }
 
@@ -349,21 +351,30 @@ impl Evaluator {
         self.evaluate(&after.swap()).invert()
     }
 
+    /// The chances of the mover after each of `moves` (a batch of candidate plays), in order,
+    /// written into `out` (cleared first). No allocation once `out` has grown.
+    pub fn evaluate_moves(&mut self, moves: &[LegalMove], out: &mut Vec<Probabilities>) {
+        out.clear();
+        out.extend(moves.iter().map(|m| self.evaluate_after_move(&m.position)));
+    }
+
     /// The best play of `dice` at 0-ply (highest cubeless equity after the move), with its chances
-    /// for the mover. All candidates are evaluated; ties keep the first.
+    /// for the mover. All candidates are evaluated as one batch; ties keep the first.
     pub fn best_move(&mut self, position: &Position, dice: Dice) -> (LegalMove, Probabilities) {
         let mut generator = std::mem::take(&mut self.generator);
+        let mut scores = std::mem::take(&mut self.scores);
         let moves = generator.generate(position, dice);
-        let mut best = (moves[0], Probabilities::default(), f32::NEG_INFINITY);
-        for m in moves {
-            let p = self.evaluate_after_move(&m.position);
-            let e = p.equity();
-            if e > best.2 {
-                best = (*m, p, e);
+        self.evaluate_moves(moves, &mut scores);
+        let mut best = 0;
+        for (i, p) in scores.iter().enumerate() {
+            if p.equity() > scores[best].equity() {
+                best = i;
             }
         }
+        let result = (moves[best], scores[best]);
         self.generator = generator;
-        (best.0, best.1)
+        self.scores = scores;
+        result
     }
 
     /// Every legal play of `dice` with its 0-ply chances for the mover, best first.
@@ -373,12 +384,13 @@ impl Evaluator {
         dice: Dice,
     ) -> Vec<(LegalMove, Probabilities)> {
         let mut generator = std::mem::take(&mut self.generator);
-        let mut ranked: Vec<(LegalMove, Probabilities)> = generator
-            .generate(position, dice)
-            .iter()
-            .map(|m| (*m, self.evaluate_after_move(&m.position)))
-            .collect();
+        let mut scores = Vec::new();
+        let moves = generator.generate(position, dice);
+        self.evaluate_moves(moves, &mut scores);
+        let mut ranked: Vec<(LegalMove, Probabilities)> =
+            moves.iter().copied().zip(scores).collect();
         self.generator = generator;
+        // A stable sort keeps generation order among equal equities.
         ranked.sort_by(|a, b| b.1.equity().total_cmp(&a.1.equity()));
         ranked
     }

@@ -5,8 +5,12 @@
 //! - [`duel`]: cubeless money games with duplicate dice, and their statistics.
 //! - [`backprop`]: gradient steps on a net.
 //! - [`td`]: TD(λ) self-play training from random weights, resumable from checkpoints.
+//! - [`dataset`]: training positions with targets, and their file format.
+//! - [`supervised`]: positions from self-play, 1-ply targets, supervised epochs.
 
 pub mod backprop;
+pub mod dataset;
 pub mod duel;
 pub mod players;
+pub mod supervised;
 pub mod td;

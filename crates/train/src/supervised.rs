@@ -1,0 +1,261 @@
+//! Supervised training on targets our own engine computes.
+//!
+//! 1. [`sample_positions`]: positions from self-play games of the current nets, with some
+//!    exploration so that the set is not only the nets' favourite lines.
+//! 2. [`one_ply_targets`]: for each position, the 1-ply chances: over the 21 rolls, the average
+//!    (weighted 1 for doubles, 2 otherwise) of the 0-ply chances after the best play of the roll.
+//!    This is a deeper, better-informed judgement of the same nets.
+//! 3. [`train`]: epochs of online gradient descent of the nets towards those targets, shuffled
+//!    deterministically, keeping the nets with the lowest error on held-out positions.
+//!
+//! Repeating the three steps makes 0-ply imitate 1-ply of the previous round.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+use cubeful_engine::class::classify;
+use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
+use cubeful_engine::inputs::{CONTACT_INPUTS, RACE_INPUTS};
+use cubeful_engine::{Dice, Position};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::backprop::Sgd;
+use crate::dataset::Example;
+
+/// Runs `work(i)` for i in 0..n over `threads` threads; results in index order.
+fn parallel_map<T: Send>(
+    n: usize,
+    threads: usize,
+    make_state: impl Fn() -> Evaluator + Sync,
+    work: impl Fn(&mut Evaluator, usize) -> T + Sync,
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.max(1) {
+            scope.spawn(|| {
+                let mut state = make_state();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    let r = work(&mut state, i);
+                    out.lock().expect("no panic while locked")[i] = Some(r);
+                }
+            });
+        }
+    });
+    out.into_inner()
+        .expect("threads finished")
+        .into_iter()
+        .map(|r| r.expect("every index done"))
+        .collect()
+}
+
+/// About `count` positions (before the roll, from the player on roll) from self-play games of
+/// `nets`. With probability `explore` a move is picked at random among the five best instead of
+/// the best. Deterministic for a seed.
+pub fn sample_positions(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    threads: usize,
+) -> Vec<Position> {
+    // Games average well over 50 positions; play enough games, then trim.
+    let games = count / 40 + 1;
+    let per_game = parallel_map(
+        games,
+        threads,
+        || Evaluator::new(nets.clone()),
+        |evaluator, g| {
+            let mut rng =
+                ChaCha8Rng::seed_from_u64(seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut position = Position::starting();
+            let mut out = Vec::new();
+            for turn in 0..10_000 {
+                let dice = loop {
+                    let d = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("1..=6");
+                    if turn > 0 || !d.is_double() {
+                        break d;
+                    }
+                };
+                out.push(position);
+                let ranked = evaluator.rank_moves(&position, dice);
+                let pick = if rng.gen_bool(explore) {
+                    rng.gen_range(0..ranked.len().min(5))
+                } else {
+                    0
+                };
+                let next = ranked[pick].0.position;
+                if next.result().is_some() {
+                    break;
+                }
+                position = next.swap();
+            }
+            out
+        },
+    );
+    let mut all: Vec<Position> = per_game.into_iter().flatten().collect();
+    all.truncate(count);
+    all
+}
+
+/// The 1-ply chances of `position` for the player on roll with `evaluator`'s nets.
+pub fn one_ply(evaluator: &mut Evaluator, position: &Position) -> Probabilities {
+    let mut sum = [0.0f32; 5];
+    for dice in Dice::all() {
+        let (_, p) = evaluator.best_move(position, dice);
+        let w = dice.weight() as f32;
+        for (s, v) in sum.iter_mut().zip(p.to_array()) {
+            *s += w * v;
+        }
+    }
+    Probabilities::from_array(sum.map(|s| s / 36.0))
+}
+
+/// 1-ply targets for `positions` (finished games are skipped).
+pub fn one_ply_targets(nets: &Arc<Nets>, positions: &[Position], threads: usize) -> Vec<Example> {
+    parallel_map(
+        positions.len(),
+        threads,
+        || Evaluator::new(nets.clone()),
+        |evaluator, i| {
+            let position = positions[i];
+            (position.result().is_none()).then(|| Example {
+                position,
+                target: one_ply(evaluator, &position),
+            })
+        },
+    )
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// Settings of supervised training.
+#[derive(Clone, Debug)]
+pub struct SupervisedConfig {
+    pub epochs: usize,
+    pub alpha: f32,
+    /// The learning rate is multiplied by this after every epoch.
+    pub alpha_decay: f32,
+    /// Share of the examples held out to pick the best epoch.
+    pub validation: f64,
+    pub seed: u64,
+}
+
+/// Report after each epoch.
+#[derive(Clone, Debug)]
+pub struct EpochReport {
+    pub epoch: usize,
+    pub alpha: f32,
+    /// Mean squared error per example (sum over the five outputs) on the training part.
+    pub train_loss: f64,
+    /// Root mean squared error of the cubeless equity on the held-out part.
+    pub validation_equity_rmse: f64,
+    pub best: bool,
+}
+
+/// Mean squared error of the equity of `nets` on `examples`.
+pub fn equity_rmse(nets: &Nets, examples: &[Example]) -> f64 {
+    let mut evaluator = Evaluator::new(Arc::new(nets.clone()));
+    evaluator.set_cache(false);
+    let mut sum = 0.0f64;
+    for e in examples {
+        let d = evaluator.evaluate(&e.position).equity() - e.target.equity();
+        sum += f64::from(d * d);
+    }
+    (sum / examples.len().max(1) as f64).sqrt()
+}
+
+/// Trains `nets` towards the examples' targets; returns the nets of the epoch with the lowest
+/// held-out error.
+pub fn train(
+    mut nets: Nets,
+    examples: &[Example],
+    config: &SupervisedConfig,
+    mut report: impl FnMut(&EpochReport),
+) -> Nets {
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let mut order: Vec<usize> = (0..examples.len()).collect();
+    order.shuffle(&mut rng);
+    let held = ((examples.len() as f64) * config.validation) as usize;
+    let validation: Vec<Example> = order[..held].iter().map(|&i| examples[i]).collect();
+    let mut train_idx: Vec<usize> = order[held..].to_vec();
+    let mut best = (equity_rmse(&nets, &validation), nets.clone());
+    let hidden = nets
+        .contact
+        .hidden()
+        .max(nets.crashed.hidden())
+        .max(nets.race.hidden());
+    let mut sgd = Sgd::new(hidden);
+    let mut inputs = vec![0.0f32; CONTACT_INPUTS.max(RACE_INPUTS)];
+    let mut alpha = config.alpha;
+    for epoch in 1..=config.epochs {
+        train_idx.shuffle(&mut rng);
+        let mut loss = 0.0f64;
+        for &i in &train_idx {
+            let e = &examples[i];
+            let Some(class) = net_class(classify(&e.position)) else {
+                continue;
+            };
+            let x = encode_inputs(class, &e.position, &mut inputs);
+            let net = nets.net_mut(class);
+            loss += f64::from(sgd.step(net, x, &e.target.to_array(), alpha));
+            net.trained += 1;
+        }
+        let rmse = equity_rmse(&nets, &validation);
+        // Without held-out examples every epoch counts as the best so far.
+        let is_best = validation.is_empty() || rmse < best.0;
+        if is_best {
+            best = (rmse, nets.clone());
+        }
+        report(&EpochReport {
+            epoch,
+            alpha,
+            train_loss: loss / train_idx.len().max(1) as f64,
+            validation_equity_rmse: rmse,
+            best: is_best,
+        });
+        alpha *= config.alpha_decay;
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_ply_is_consistent_and_training_fits_it() {
+        let nets = Arc::new(Nets::embedded());
+        let positions = sample_positions(&nets, 300, 4, 0.2, 2);
+        assert_eq!(positions.len(), 300);
+        let again = sample_positions(&nets, 300, 4, 0.2, 1);
+        assert_eq!(positions, again, "deterministic whatever the threads");
+        let examples = one_ply_targets(&nets, &positions, 2);
+        for e in &examples {
+            let t = e.target;
+            assert!(t.win_gammon <= t.win + 1e-6 && t.win_backgammon <= t.win_gammon + 1e-6);
+        }
+        let before = equity_rmse(&nets, &examples);
+        let trained = train(
+            (*nets).clone(),
+            &examples,
+            &SupervisedConfig {
+                epochs: 3,
+                alpha: 0.005,
+                alpha_decay: 0.7,
+                validation: 0.0,
+                seed: 1,
+            },
+            |_| {},
+        );
+        let after = equity_rmse(&trained, &examples);
+        assert!(after < before, "{before} -> {after}");
+    }
+}
