@@ -213,8 +213,32 @@ impl Net {
 
     /// Evaluates the net. `hidden` is scratch space of at least [`Net::hidden`] values; on return
     /// it holds the hidden activations (training uses them). `x` must have [`Net::inputs`] values.
+    ///
+    /// On x86-64 processors with AVX2 and FMA the same code runs compiled for those instructions
+    /// (eight floats per operation instead of four); the choice is made at run time.
     #[inline]
     pub fn forward(&self, x: &[f32], hidden: &mut [f32], out: &mut [f32; OUTPUTS]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: the processor supports AVX2 and FMA, checked just above.
+                unsafe { self.forward_avx2(x, hidden, out) };
+                return;
+            }
+        }
+        self.forward_portable(x, hidden, out);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    unsafe fn forward_avx2(&self, x: &[f32], hidden: &mut [f32], out: &mut [f32; OUTPUTS]) {
+        self.forward_portable(x, hidden, out);
+    }
+
+    #[inline(always)]
+    fn forward_portable(&self, x: &[f32], hidden: &mut [f32], out: &mut [f32; OUTPUTS]) {
         let h = &mut hidden[..self.hidden];
         h.copy_from_slice(&self.b1);
         for (i, &xi) in x[..self.inputs].iter().enumerate() {
@@ -397,7 +421,7 @@ impl Net {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     // Eight independent partial sums let the compiler vectorise the loop.
     let mut acc = [0.0f32; 8];
@@ -416,12 +440,12 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 
 /// The logistic function 1 / (1 + e^(−x)), accurate to about 1e-7 and fast: e^(−x) is computed
 /// as 2^(−x·log2 e) from the exponent bits and a polynomial for the fraction.
-#[inline]
+#[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + fast_exp(-x))
 }
 
-#[inline]
+#[inline(always)]
 fn fast_exp(x: f32) -> f32 {
     let x = x.clamp(-87.0, 87.0);
     let t = x * std::f32::consts::LOG2_E;
