@@ -37,6 +37,8 @@ pub enum What {
         #[arg(long)]
         json: bool,
     },
+    /// Bearoff databases: generation time (one-sided 6x15, two-sided 6x6) and look-up time.
+    Bearoff(crate::bench_bearoff::Args),
 }
 
 #[derive(Serialize)]
@@ -59,6 +61,7 @@ pub fn run(what: &What) -> Result<()> {
             nets,
             json,
         } => eval(*positions, *seconds, nets, *json),
+        What::Bearoff(args) => crate::bench_bearoff::run(args),
     }
 }
 

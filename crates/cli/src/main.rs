@@ -3,9 +3,12 @@
 //! Bad input never panics: every command returns an error that is printed as one line on standard
 //! error, with exit code 2.
 
+mod bearoff;
 mod bench;
+mod bench_bearoff;
 mod duel;
 mod eval;
+mod hint;
 mod moves;
 mod nets;
 mod show;
@@ -32,8 +35,10 @@ enum Command {
     Moves(moves::Args),
     /// Draw a position as GNU Backgammon's ASCII board, with its IDs, pip counts, cube and score.
     Show(show::Args),
-    /// The 0-ply cubeless chances and equity of the player on roll.
+    /// The chances, cubeless and cubeful equities of the player on roll.
     Eval(eval::Args),
+    /// The best plays of a roll, or the cube decision before the roll.
+    Hint(hint::Args),
     /// Measure the engine's speed.
     Bench {
         #[command(subcommand)]
@@ -41,6 +46,11 @@ enum Command {
     },
     /// Play cubeless money games between two players and report points per game.
     Duel(duel::Args),
+    /// The bearoff databases: show what they know about a position, verify or generate a file.
+    Bearoff {
+        #[command(subcommand)]
+        what: bearoff::What,
+    },
     /// Train nets from scratch (see docs/TRAINING.md).
     Train {
         #[command(subcommand)]
@@ -54,8 +64,10 @@ fn main() -> ExitCode {
         Command::Moves(args) => moves::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Eval(args) => eval::run(&args),
+        Command::Hint(args) => hint::run(&args),
         Command::Bench { what } => bench::run(&what),
         Command::Duel(args) => duel::run(&args),
+        Command::Bearoff { what } => bearoff::run(&what),
         Command::Train { what } => train::run(&what),
     };
     match result {

@@ -23,3 +23,31 @@ impl NetsArg {
         }))
     }
 }
+
+/// The nets plus the bearoff databases: what the analysing commands (`eval`, `hint`) use.
+#[derive(clap::Args, Clone, Debug)]
+pub struct EngineArgs {
+    #[command(flatten)]
+    pub nets: NetsArg,
+    /// Folder of the bearoff databases [default: $CUBEFUL_BEAROFF_DIR, else the user cache
+    /// folder]; they are generated there on first use.
+    #[arg(long, value_name = "DIR")]
+    pub bearoff_dir: Option<PathBuf>,
+    /// Judge bearoffs with the nets instead of the bearoff databases.
+    #[arg(long)]
+    pub no_bearoff: bool,
+}
+
+impl EngineArgs {
+    /// A searcher with the chosen nets and, unless turned off, the bearoff databases.
+    pub fn search(&self) -> Result<cubeful_engine::search::Search> {
+        let mut search = cubeful_engine::search::Search::new(self.nets.load()?);
+        if !self.no_bearoff {
+            let dir = crate::bearoff::DirArg {
+                dir: self.bearoff_dir.clone(),
+            };
+            search.set_bearoff(Some(Arc::new(dir.open()?)));
+        }
+        Ok(search)
+    }
+}

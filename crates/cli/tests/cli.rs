@@ -161,7 +161,10 @@ fn eval_prints_consistent_chances() {
     // The opening position is close to even for the player on roll.
     assert!((0.4..0.65).contains(&w), "{text}");
     let plain = stdout(&["eval", "4HPwATDgc/ABMA"]);
-    assert!(plain.contains("Equity"), "{plain}");
+    assert!(
+        plain.contains("Cubeless") && plain.contains("Cubeful"),
+        "{plain}"
+    );
 }
 
 #[test]
@@ -218,4 +221,116 @@ fn bench_eval_reports_a_rate() {
     ]);
     let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     assert!(v["evals_per_second"].as_f64().unwrap() > 1000.0, "{text}");
+}
+
+#[test]
+fn hint_ranks_the_opening_42() {
+    let text = stdout(&[
+        "hint",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "42",
+        "--plies",
+        "2",
+        "--json",
+        "--no-bearoff",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let moves = v["moves"].as_array().expect("moves");
+    assert!(moves.len() > 10, "{text}");
+    assert_eq!(moves[0]["move"], "8/4 6/4", "{text}");
+    assert_eq!(moves[0]["plies"], 2);
+    for key in [
+        "equity",
+        "win",
+        "win_gammon",
+        "win_backgammon",
+        "lose_gammon",
+        "lose_backgammon",
+    ] {
+        assert!(moves[0][key].is_number(), "{key} in {text}");
+    }
+    let equities: Vec<f64> = moves
+        .iter()
+        .filter(|m| m["plies"] == 2)
+        .map(|m| m["equity"].as_f64().unwrap())
+        .collect();
+    assert!(equities.windows(2).all(|w| w[0] >= w[1]), "{text}");
+}
+
+#[test]
+fn hint_without_dice_gives_the_cube_decision() {
+    let text = stdout(&[
+        "hint",
+        "4HPwATDgc/ABMA",
+        "--plies",
+        "1",
+        "--json",
+        "--no-bearoff",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let cube = &v["cube"];
+    assert_eq!(cube["double_pass"], 1.0, "{text}");
+    let nd = cube["no_double"].as_f64().unwrap();
+    let dt = cube["double_take"].as_f64().unwrap();
+    assert!(nd > -0.3 && nd < 0.3 && dt < nd, "{text}");
+    assert!(
+        cube["action"].as_str().unwrap().starts_with("No double"),
+        "{text}"
+    );
+    // Plain text names the proper action.
+    let plain = stdout(&["hint", "4HPwATDgc/ABMA", "--plies", "0", "--no-bearoff"]);
+    assert!(plain.contains("Proper cube action"), "{plain}");
+}
+
+#[test]
+fn eval_at_a_match_score_reports_match_winning_chances() {
+    // 9-point match, 2-4, player 0 owns a 2-cube, player 1 on roll.
+    let text = stdout(&[
+        "eval",
+        "4HPwATDgc/ABMA:QYkqASAAIAAA",
+        "--plies",
+        "1",
+        "--json",
+        "--no-bearoff",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let mwc = v["mwc"].as_f64().expect("mwc in match play");
+    assert!((0.4..0.8).contains(&mwc), "{text}");
+    assert_eq!(v["plies"], 1);
+    assert!(v["cubeful_equity"].is_number() && v["cubeless_equity"].is_number());
+}
+
+#[test]
+fn bearoff_positions_use_the_databases() {
+    let dir = std::env::temp_dir().join(format!("cubeful-cli-bearoff-{}", std::process::id()));
+    // Both sides have two checkers on low points: the player on roll bears off at once.
+    let text = stdout(&[
+        "eval",
+        "CgAAKAAAAAAAAA",
+        "--json",
+        "--bearoff-dir",
+        dir.to_str().unwrap(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["class"], "bearoff");
+    assert_eq!(v["win"], 1.0, "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn duel_with_lookahead_players() {
+    let text = stdout(&[
+        "duel",
+        "--a",
+        "cubeful:plies=1",
+        "--b",
+        "cubeful:level=beginner",
+        "--games",
+        "10",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["games"], 10);
+    assert!(v["a"].as_str().unwrap().contains("plies=1"), "{text}");
 }

@@ -6,7 +6,9 @@
 //! [`Player::One`] = X).
 
 pub mod ascii_board;
+pub mod bearoff;
 pub mod class;
+pub mod cube;
 pub mod dice;
 pub mod eval;
 pub mod fibs;
@@ -15,6 +17,7 @@ pub mod inputs;
 pub mod mat;
 pub mod match_id;
 pub mod match_state;
+pub mod met;
 pub mod movegen;
 pub mod moves;
 pub mod nn;
@@ -22,6 +25,7 @@ pub mod notation;
 pub mod position;
 pub mod position_id;
 pub mod pubeval;
+pub mod search;
 pub mod xgid;
 
 pub use dice::{Dice, DiceError};

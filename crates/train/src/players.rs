@@ -4,8 +4,10 @@ use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
 
+use cubeful_engine::cube::{CubeContext, Ownership};
 use cubeful_engine::eval::{Evaluator, Nets};
 use cubeful_engine::pubeval::PubEval;
+use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{Dice, LegalMove, MoveGenerator, Position};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -15,10 +17,14 @@ use thiserror::Error;
 pub const DEFAULT_PUBEVAL_DIR: &str = "../shared/data/pubeval";
 
 /// A player named on the command line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum PlayerSpec {
-    /// Cubeful's nets at 0-ply: the embedded ones, or those in a folder.
-    Cubeful { nets: Option<PathBuf> },
+    /// Cubeful's nets (the embedded ones, or those in a folder), at 0-ply or searching
+    /// `plies` deep / at a predefined level. Duels are cubeless, so the search is too.
+    Cubeful {
+        nets: Option<PathBuf>,
+        settings: Option<EvalSettings>,
+    },
     /// PubEval with the weights in a folder.
     PubEval { dir: PathBuf },
     /// Picks a legal move uniformly at random.
@@ -27,7 +33,9 @@ pub enum PlayerSpec {
 
 /// A player name that is not understood.
 #[derive(Debug, Error, PartialEq, Eq)]
-#[error("unknown player {0:?}: use cubeful, cubeful:nets=DIR, pubeval, pubeval:DIR or random")]
+#[error(
+    "unknown player {0:?}: use cubeful[:nets=DIR][,plies=N|,level=NAME], pubeval[:DIR] or random"
+)]
 pub struct PlayerSpecError(String);
 
 impl FromStr for PlayerSpec {
@@ -39,13 +47,41 @@ impl FromStr for PlayerSpec {
             None => (s, None),
         };
         match (name, arg) {
-            ("cubeful", None) => Ok(PlayerSpec::Cubeful { nets: None }),
-            ("cubeful", Some(a)) => match a.strip_prefix("nets=") {
-                Some(dir) if !dir.is_empty() => Ok(PlayerSpec::Cubeful {
-                    nets: Some(PathBuf::from(dir)),
-                }),
-                _ => Err(PlayerSpecError(s.to_string())),
-            },
+            ("cubeful", None) => Ok(PlayerSpec::Cubeful {
+                nets: None,
+                settings: None,
+            }),
+            ("cubeful", Some(a)) => {
+                let bad = || PlayerSpecError(s.to_string());
+                let mut nets = None;
+                let mut settings: Option<EvalSettings> = None;
+                for option in a.split(',') {
+                    let (key, value) = option.split_once('=').ok_or_else(bad)?;
+                    match key {
+                        "nets" if !value.is_empty() => nets = Some(PathBuf::from(value)),
+                        "plies" => {
+                            let plies: u8 = value.parse().map_err(|_| bad())?;
+                            if plies > 4 {
+                                return Err(bad());
+                            }
+                            settings = Some(EvalSettings {
+                                plies,
+                                cubeful: false,
+                                ..Level::WorldClass.settings()
+                            });
+                        }
+                        "level" => {
+                            let level: Level = value.parse().map_err(|_| bad())?;
+                            settings = Some(EvalSettings {
+                                cubeful: false,
+                                ..level.settings()
+                            });
+                        }
+                        _ => return Err(bad()),
+                    }
+                }
+                Ok(PlayerSpec::Cubeful { nets, settings })
+            }
             ("pubeval", None) => Ok(PlayerSpec::PubEval {
                 dir: PathBuf::from(DEFAULT_PUBEVAL_DIR),
             }),
@@ -61,8 +97,21 @@ impl FromStr for PlayerSpec {
 impl std::fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            PlayerSpec::Cubeful { nets: None } => write!(f, "cubeful"),
-            PlayerSpec::Cubeful { nets: Some(d) } => write!(f, "cubeful:nets={}", d.display()),
+            PlayerSpec::Cubeful { nets, settings } => {
+                write!(f, "cubeful")?;
+                let mut sep = ':';
+                if let Some(d) = nets {
+                    write!(f, "{sep}nets={}", d.display())?;
+                    sep = ',';
+                }
+                if let Some(s) = settings {
+                    write!(f, "{sep}plies={}", s.plies)?;
+                    if s.noise > 0.0 {
+                        write!(f, ",noise={}", s.noise)?;
+                    }
+                }
+                Ok(())
+            }
             PlayerSpec::PubEval { dir } => write!(f, "pubeval:{}", dir.display()),
             PlayerSpec::Random => write!(f, "random"),
         }
@@ -73,6 +122,7 @@ impl std::fmt::Display for PlayerSpec {
 #[derive(Clone)]
 pub enum PlayerData {
     Cubeful(Arc<Nets>),
+    CubefulSearch(Arc<Nets>, EvalSettings),
     PubEval(Arc<PubEval>),
     Random,
 }
@@ -90,9 +140,15 @@ impl PlayerSpec {
     /// Loads the nets or weights the player needs.
     pub fn load(&self) -> Result<PlayerData, PlayerLoadError> {
         Ok(match self {
-            PlayerSpec::Cubeful { nets: None } => PlayerData::Cubeful(Arc::new(Nets::embedded())),
-            PlayerSpec::Cubeful { nets: Some(dir) } => {
-                PlayerData::Cubeful(Arc::new(Nets::load_dir(dir)?))
+            PlayerSpec::Cubeful { nets, settings } => {
+                let nets = Arc::new(match nets {
+                    None => Nets::embedded(),
+                    Some(dir) => Nets::load_dir(dir)?,
+                });
+                match settings {
+                    None => PlayerData::Cubeful(nets),
+                    Some(s) => PlayerData::CubefulSearch(nets, *s),
+                }
             }
             PlayerSpec::PubEval { dir } => PlayerData::PubEval(Arc::new(PubEval::load(dir)?)),
             PlayerSpec::Random => PlayerData::Random,
@@ -103,6 +159,7 @@ impl PlayerSpec {
 /// A player ready to move, owned by one thread.
 pub enum Player {
     Cubeful(Box<Evaluator>),
+    CubefulSearch(Box<Search>, EvalSettings),
     PubEval(Arc<PubEval>, MoveGenerator),
     Random(MoveGenerator),
 }
@@ -112,6 +169,9 @@ impl Player {
     pub fn new(data: &PlayerData) -> Player {
         match data {
             PlayerData::Cubeful(nets) => Player::Cubeful(Box::new(Evaluator::new(nets.clone()))),
+            PlayerData::CubefulSearch(nets, s) => {
+                Player::CubefulSearch(Box::new(Search::new(nets.clone())), *s)
+            }
             PlayerData::PubEval(w) => Player::PubEval(w.clone(), MoveGenerator::new()),
             PlayerData::Random => Player::Random(MoveGenerator::new()),
         }
@@ -121,6 +181,10 @@ impl Player {
     pub fn choose(&mut self, position: &Position, dice: Dice, rng: &mut ChaCha8Rng) -> LegalMove {
         match self {
             Player::Cubeful(e) => e.best_move(position, dice).0,
+            Player::CubefulSearch(search, settings) => {
+                let ctx = CubeContext::money(1, Ownership::Centered);
+                search.best_move(position, dice, &ctx, settings).mv
+            }
             Player::PubEval(w, g) => w.choose(position, dice, g),
             Player::Random(g) => {
                 let moves = g.generate(position, dice);
@@ -138,14 +202,35 @@ mod tests {
     fn parse_player_names() {
         assert_eq!(
             "cubeful".parse::<PlayerSpec>(),
-            Ok(PlayerSpec::Cubeful { nets: None })
+            Ok(PlayerSpec::Cubeful {
+                nets: None,
+                settings: None
+            })
         );
         assert_eq!(
             "cubeful:nets=/tmp/x".parse::<PlayerSpec>(),
             Ok(PlayerSpec::Cubeful {
-                nets: Some("/tmp/x".into())
+                nets: Some("/tmp/x".into()),
+                settings: None
             })
         );
+        let Ok(PlayerSpec::Cubeful {
+            nets: Some(_),
+            settings: Some(s),
+        }) = "cubeful:nets=/tmp/x,plies=2".parse::<PlayerSpec>()
+        else {
+            panic!("nets and plies");
+        };
+        assert_eq!((s.plies, s.cubeful), (2, false));
+        let Ok(PlayerSpec::Cubeful {
+            settings: Some(s), ..
+        }) = "cubeful:level=advanced".parse::<PlayerSpec>()
+        else {
+            panic!("level");
+        };
+        assert_eq!((s.plies, s.noise), (0, 0.015));
+        assert!("cubeful:plies=9".parse::<PlayerSpec>().is_err());
+        assert!("cubeful:level=godlike".parse::<PlayerSpec>().is_err());
         assert_eq!(
             "pubeval".parse::<PlayerSpec>(),
             Ok(PlayerSpec::PubEval {
