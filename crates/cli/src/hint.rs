@@ -23,6 +23,9 @@ pub struct Args {
     /// A predefined level: beginner … expert, worldclass, supremo, grandmaster.
     #[arg(long)]
     level: Option<Level>,
+    /// Reduced evaluation: inside the search, average over 7 of the 21 rolls (about 3x faster).
+    #[arg(long)]
+    reduced: bool,
     /// How many plays to list (all with --json).
     #[arg(long, default_value_t = 10)]
     top: usize,
@@ -77,13 +80,14 @@ pub fn run(args: &Args) -> Result<()> {
         ),
         None => state.dice,
     };
-    let settings = match (args.level, args.plies) {
+    let mut settings = match (args.level, args.plies) {
         (Some(level), _) => level.settings(),
         (None, plies) => EvalSettings {
             plies: plies.unwrap_or(2),
             ..Level::WorldClass.settings()
         },
     };
+    settings.reduced = args.reduced;
     let met = MatchEquityTable::kazaross_xg2();
     let ctx = CubeContext::from_state(&state, met, false);
     let mut search = args.engine.search()?;

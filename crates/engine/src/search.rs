@@ -103,7 +103,19 @@ pub struct EvalSettings {
     /// Deterministic noise: the same noise for the same position (and seed).
     pub deterministic: bool,
     pub filter: FilterPreset,
+    /// Reduced evaluation: inside the search, average each node over one third of the rolls
+    /// (7 of the 21, a third of the weight, chosen per position) instead of all 21 — about three
+    /// times faster per ply, unbiased over the choice of the third.
+    pub reduced: bool,
 }
+
+/// The 21 rolls in three groups of seven with equal weight (two doubles and five non-doubles,
+/// 12 of 36 each), spread by pip total.
+const REDUCED_GROUPS: [[(u8, u8); 7]; 3] = [
+    [(1, 1), (4, 4), (2, 1), (3, 2), (6, 1), (6, 2), (5, 4)],
+    [(2, 2), (5, 5), (3, 1), (5, 1), (5, 2), (5, 3), (6, 4)],
+    [(3, 3), (6, 6), (4, 1), (4, 2), (4, 3), (6, 3), (6, 5)],
+];
 
 impl Default for EvalSettings {
     fn default() -> EvalSettings {
@@ -145,6 +157,7 @@ impl Level {
             noise,
             deterministic: true,
             filter: FilterPreset::Normal,
+            reduced: false,
         };
         match self {
             Level::Beginner => zero(0.060),
@@ -547,7 +560,17 @@ impl Search {
         let child_ctx = ctx.swapped();
         let mut sum_p = [0.0f32; 5];
         let mut sum_v = 0.0f32;
-        for dice in Dice::all() {
+        let rolls: Vec<Dice> = if settings.reduced && depth > 0 {
+            let group = (position_hash(position) % 3) as usize;
+            REDUCED_GROUPS[group]
+                .iter()
+                .map(|&(a, b)| Dice::new(a, b).expect("valid roll"))
+                .collect()
+        } else {
+            Dice::all().collect()
+        };
+        let total: f32 = rolls.iter().map(|d| d.weight() as f32).sum();
+        for dice in rolls {
             let mut generator = std::mem::take(&mut self.generators[depth]);
             let moves = generator.generate(position, dice);
             // Best play of this roll at 0-ply, by the cubeful value for the mover.
@@ -570,8 +593,8 @@ impl Search {
             sum_v += w * invert(child.value, ctx);
         }
         NodeValue {
-            probabilities: Probabilities::from_array(sum_p.map(|s| s / 36.0)),
-            value: sum_v / 36.0,
+            probabilities: Probabilities::from_array(sum_p.map(|s| s / total)),
+            value: sum_v / total,
         }
     }
 
@@ -639,6 +662,15 @@ impl Search {
             Scoring::Match { .. } => (ctx.mwc_to_equity(value).unwrap_or(0.0), Some(value)),
         }
     }
+}
+
+/// A hash of the board (FNV-1a), for choices that must be the same for the same position.
+fn position_hash(position: &Position) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in position.board() {
+        h = (h ^ u64::from(b as u8)).wrapping_mul(0x0100_0000_01B3);
+    }
+    h
 }
 
 /// One step of the SplitMix64 generator (a well-mixed 64-bit sequence from any seed).
@@ -768,6 +800,36 @@ mod tests {
             e.cubeless,
             sum / 36.0
         );
+    }
+
+    #[test]
+    fn reduced_groups_cover_every_roll_once_with_equal_weight() {
+        let mut seen = std::collections::HashSet::new();
+        for group in REDUCED_GROUPS {
+            let mut weight = 0;
+            for (a, b) in group {
+                let d = Dice::new(a, b).unwrap();
+                weight += d.weight();
+                assert!(seen.insert(d.normalized()));
+            }
+            assert_eq!(weight, 12);
+        }
+        assert_eq!(seen.len(), 21);
+        // A reduced 2-ply evaluation stays close to the full one.
+        let mut s = search();
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let full = EvalSettings {
+            plies: 2,
+            cubeful: false,
+            ..EvalSettings::default()
+        };
+        let reduced = EvalSettings {
+            reduced: true,
+            ..full
+        };
+        let a = s.evaluate(&Position::starting(), &ctx, &full).cubeless;
+        let b = s.evaluate(&Position::starting(), &ctx, &reduced).cubeless;
+        assert!((a - b).abs() < 0.05, "{a} vs {b}");
     }
 
     #[test]
