@@ -37,6 +37,21 @@ pub enum What {
         #[arg(long)]
         json: bool,
     },
+    /// Checker-play decisions for the 15 opening rolls at a given lookahead (cubeful, money,
+    /// World Class move filters, one thread), as `hint` makes them.
+    Hint {
+        /// Lookahead, 1 to 4.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
+        plies: u8,
+        /// Timed passes over the 15 rolls; the fastest is reported.
+        #[arg(long, default_value_t = 3)]
+        passes: u32,
+        #[command(flatten)]
+        nets: crate::nets::NetsArg,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Bearoff databases: generation time (one-sided 6x15, two-sided 6x6) and look-up time.
     Bearoff(crate::bench_bearoff::Args),
 }
@@ -62,6 +77,12 @@ pub fn run(what: &What) -> Result<()> {
             json,
         } => eval(*positions, *seconds, nets, *json),
         What::Bearoff(args) => crate::bench_bearoff::run(args),
+        What::Hint {
+            plies,
+            passes,
+            nets,
+            json,
+        } => hint(*plies, *passes, nets, *json),
     }
 }
 
@@ -210,6 +231,65 @@ fn movegen(dir: &Path, passes: u32, json: bool) -> Result<()> {
             report.generations_per_second,
             report.results_per_second
         );
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct HintReport {
+    plies: u8,
+    decisions: usize,
+    seconds: f64,
+    seconds_per_decision: f64,
+    best_moves: Vec<String>,
+}
+
+fn hint(plies: u8, passes: u32, nets: &crate::nets::NetsArg, json: bool) -> Result<()> {
+    use cubeful_engine::cube::{CubeContext, Ownership};
+    use cubeful_engine::search::{EvalSettings, Level, Search};
+    let nets = nets.load()?;
+    let start_position = Position::starting();
+    let rolls: Vec<Dice> = Dice::all().filter(|d| !d.is_double()).collect();
+    let ctx = CubeContext::money(1, Ownership::Centered);
+    let settings = EvalSettings {
+        plies,
+        ..Level::WorldClass.settings()
+    };
+    let mut best = f64::INFINITY;
+    let mut best_moves = Vec::new();
+    for _ in 0..passes.max(1) {
+        // A fresh searcher per pass: no cached evaluations from the previous pass.
+        let mut search = Search::new(nets.clone());
+        let t = Instant::now();
+        best_moves = rolls
+            .iter()
+            .map(|&d| {
+                let m = search.best_move(&start_position, d, &ctx, &settings);
+                format!(
+                    "{d}: {}",
+                    cubeful_engine::notation::format_move(&start_position, &m.mv.mv)
+                )
+            })
+            .collect();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let report = HintReport {
+        plies,
+        decisions: rolls.len(),
+        seconds: best,
+        seconds_per_decision: best / rolls.len() as f64,
+        best_moves,
+    };
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "hint: {} opening decisions at {}-ply in {:.3} s ({:.4} s per decision, one thread, best of {} passes)",
+            report.decisions, plies, report.seconds, report.seconds_per_decision, passes.max(1)
+        );
+        for m in &report.best_moves {
+            println!("  {m}");
+        }
     }
     Ok(())
 }

@@ -266,12 +266,13 @@ pub struct Search {
     bearoff: Option<Arc<BearoffDb>>,
 }
 
-/// Internal node value: money points (cube included) or match winning chance.
-#[derive(Clone, Copy, Debug)]
+/// Internal node values: money points (cube included) or match winning chances, one per cube
+/// context the node was asked about.
+#[derive(Clone, Debug)]
 struct NodeValue {
     probabilities: Probabilities,
-    /// Value of the player on roll, his doubling option included.
-    value: f32,
+    /// Value of the player on roll for each context, his doubling option included.
+    values: Vec<f32>,
 }
 
 impl Search {
@@ -336,11 +337,11 @@ impl Search {
         settings: &EvalSettings,
     ) -> PositionEval {
         let plies = settings.plies.min(4);
-        let node = self.node(position, ctx, settings, plies, 0);
+        let node = self.node(position, std::slice::from_ref(ctx), settings, plies, 0);
         let p = node.probabilities;
         let cubeless = cubeless_equity(&p, ctx);
         let (cubeful, mwc) = if settings.cubeful {
-            self.normalised(node.value, ctx)
+            self.normalised(node.values[0], ctx)
         } else {
             (cubeless, cubeless_mwc(&p, ctx))
         };
@@ -430,12 +431,10 @@ impl Search {
                 plies,
             };
         }
-        let no_double = self.roll_average(position, ctx, settings, plies, 0);
-        let doubled = ctx.doubled();
-        let double_take = self.roll_average(position, &doubled, settings, plies, 0);
-        let (nd, _) = self.normalised(no_double.value, ctx);
-        let (dt, _) = self.normalised(double_take.value, ctx);
-        let p = no_double.probabilities;
+        let both = self.roll_average(position, &[*ctx, ctx.doubled()], settings, plies, 0);
+        let (nd, _) = self.normalised(both.values[0], ctx);
+        let (dt, _) = self.normalised(both.values[1], ctx);
+        let p = both.probabilities;
         CubeAnalysis {
             decision: decide(nd, dt, ctx, p.win_gammon > 0.0),
             probabilities: p,
@@ -453,9 +452,9 @@ impl Search {
         settings: &EvalSettings,
         plies: u8,
     ) -> RankedMove {
-        let child_ctx = ctx.swapped();
+        let child_ctx = [ctx.swapped()];
         let child = self.child_value(&m.position, &child_ctx, settings, plies, 1);
-        let value = invert(child.value, ctx);
+        let value = invert(child.values[0], ctx);
         let probabilities = child.probabilities.invert();
         let (equity, mwc) = if settings.cubeful {
             self.normalised(value, ctx)
@@ -474,12 +473,12 @@ impl Search {
         }
     }
 
-    /// The value, for the opponent now on roll, of `after` (a position seen from the mover who
-    /// just played, as move generation returns it), evaluated at `plies`.
+    /// The values, for the opponent now on roll, of `after` (a position seen from the mover who
+    /// just played, as move generation returns it) in each of `child_ctxs`, evaluated at `plies`.
     fn child_value(
         &mut self,
         after: &Position,
-        child_ctx: &CubeContext,
+        child_ctxs: &[CubeContext],
         settings: &EvalSettings,
         plies: u8,
         depth: usize,
@@ -489,19 +488,20 @@ impl Search {
             let p = Probabilities::of_result(Side::Opponent, result.kind);
             return NodeValue {
                 probabilities: p,
-                value: exact_value(&p, child_ctx),
+                values: child_ctxs.iter().map(|c| exact_value(&p, c)).collect(),
             };
         }
         let next = after.swap();
-        self.node(&next, child_ctx, settings, plies, depth)
+        self.node(&next, child_ctxs, settings, plies, depth)
     }
 
-    /// Value of `position` before the roll for its player on roll at `plies`, his doubling
-    /// option included.
+    /// Values of `position` before the roll for its player on roll at `plies`, one per cube
+    /// context in `ctxs`, his doubling option included. All contexts share one pass over the
+    /// rolls (the plays chosen at 0-ply under the first context), as GNU Backgammon does.
     fn node(
         &mut self,
         position: &Position,
-        ctx: &CubeContext,
+        ctxs: &[CubeContext],
         settings: &EvalSettings,
         plies: u8,
         depth: usize,
@@ -510,46 +510,72 @@ impl Search {
             let p = Probabilities::of_result(result.winner, result.kind);
             return NodeValue {
                 probabilities: p,
-                value: exact_value(&p, ctx),
+                values: ctxs.iter().map(|c| exact_value(&p, c)).collect(),
             };
         }
-        let ctx = &self.context_at(ctx, position);
+        let here: Vec<CubeContext> = ctxs.iter().map(|c| self.context_at(c, position)).collect();
         if plies == 0 {
             let p = self.static_eval(position, settings);
-            let value = if settings.cubeful {
-                leaf_value(&p, ctx)
-            } else {
-                exact_value(&p, ctx)
-            };
+            let values = here
+                .iter()
+                .map(|c| {
+                    if settings.cubeful {
+                        leaf_value(&p, c)
+                    } else {
+                        exact_value(&p, c)
+                    }
+                })
+                .collect();
             return NodeValue {
                 probabilities: p,
-                value,
+                values,
             };
         }
-        let no_double = self.roll_average(position, ctx, settings, plies, depth);
-        if !settings.cubeful || !ctx.can_double() {
-            return no_double;
+        // Each context without a double, and after double/take where a double is possible.
+        let mut expanded: Vec<CubeContext> = Vec::with_capacity(2 * here.len());
+        let mut doubled_at: Vec<Option<usize>> = Vec::with_capacity(here.len());
+        for c in &here {
+            expanded.push(*c);
         }
-        let double_take = self.roll_average(position, &ctx.doubled(), settings, plies, depth);
-        let double_pass = pass_value(ctx);
-        let (nd, dt) = (no_double.value, double_take.value);
-        let value = if dt >= nd && double_pass >= nd {
-            dt.min(double_pass)
-        } else {
-            nd
-        };
+        for c in &here {
+            if settings.cubeful && c.can_double() {
+                doubled_at.push(Some(expanded.len()));
+                expanded.push(c.doubled());
+            } else {
+                doubled_at.push(None);
+            }
+        }
+        let averaged = self.roll_average(position, &expanded, settings, plies, depth);
+        let values = here
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let nd = averaged.values[i];
+                match doubled_at[i] {
+                    None => nd,
+                    Some(k) => {
+                        let (dt, dp) = (averaged.values[k], pass_value(c));
+                        if dt >= nd && dp >= nd {
+                            dt.min(dp)
+                        } else {
+                            nd
+                        }
+                    }
+                }
+            })
+            .collect();
         NodeValue {
-            probabilities: no_double.probabilities,
-            value,
+            probabilities: averaged.probabilities,
+            values,
         }
     }
 
-    /// The average over the 21 rolls of the value after the best (0-ply) play of each roll, the
-    /// player on roll not doubling (his cube is `ctx`).
+    /// The average over the 21 rolls of the values after the best (0-ply) play of each roll, the
+    /// player on roll not doubling now; one value per cube context in `ctxs`.
     fn roll_average(
         &mut self,
         position: &Position,
-        ctx: &CubeContext,
+        ctxs: &[CubeContext],
         settings: &EvalSettings,
         plies: u8,
         depth: usize,
@@ -557,9 +583,9 @@ impl Search {
         if self.generators.len() <= depth {
             self.generators.resize_with(depth + 1, MoveGenerator::new);
         }
-        let child_ctx = ctx.swapped();
+        let child_ctxs: Vec<CubeContext> = ctxs.iter().map(|c| c.swapped()).collect();
         let mut sum_p = [0.0f32; 5];
-        let mut sum_v = 0.0f32;
+        let mut sum_v = vec![0.0f32; ctxs.len()];
         let rolls: Vec<Dice> = if settings.reduced && depth > 0 {
             let group = (position_hash(position) % 3) as usize;
             REDUCED_GROUPS[group]
@@ -573,16 +599,16 @@ impl Search {
         for dice in rolls {
             let mut generator = std::mem::take(&mut self.generators[depth]);
             let moves = generator.generate(position, dice);
-            // Best play of this roll at 0-ply, by the cubeful value for the mover.
+            // Best play of this roll at 0-ply, by the value for the mover in the first context.
             let mut best = (moves[0].position, f32::NEG_INFINITY);
             for m in moves {
-                let v = self.quick_value(&m.position, &child_ctx, ctx, settings);
+                let v = self.quick_value(&m.position, &child_ctxs[0], &ctxs[0], settings);
                 if v > best.1 {
                     best = (m.position, v);
                 }
             }
             self.generators[depth] = generator;
-            let child = self.child_value(&best.0, &child_ctx, settings, plies - 1, depth + 1);
+            let child = self.child_value(&best.0, &child_ctxs, settings, plies - 1, depth + 1);
             let w = dice.weight() as f32;
             for (s, x) in sum_p
                 .iter_mut()
@@ -590,11 +616,13 @@ impl Search {
             {
                 *s += w * x;
             }
-            sum_v += w * invert(child.value, ctx);
+            for ((s, &v), c) in sum_v.iter_mut().zip(&child.values).zip(ctxs) {
+                *s += w * invert(v, c);
+            }
         }
         NodeValue {
             probabilities: Probabilities::from_array(sum_p.map(|s| s / total)),
-            value: sum_v / total,
+            values: sum_v.into_iter().map(|s| s / total).collect(),
         }
     }
 
