@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Measures Cubeful and GNU Backgammon side by side on this machine, in one run, for
+# docs/BENCHMARKS.md:
+#   1. static evaluations per second, one thread, no cache (gnubg's `calibrate`, our `bench eval`);
+#   2. checker-play decisions for the 15 opening rolls at 2-ply and 3-ply, one thread
+#      (gnubg's `hint` from the command line, our `bench hint`).
+# Needs Debian's gnubg (apt-get install gnubg) and a release build of cubeful-cli.
+#   tools/bench-vs-gnubg.sh [path/to/cubeful-cli]
+set -euo pipefail
+CLI=${1:-target/release/cubeful-cli}
+GNUBG=${GNUBG:-$(command -v gnubg || echo /usr/games/gnubg)}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# 1. Evaluations per second.
+printf 'set threads 1\ncalibrate 20\nquit\n' > "$tmp/cal.txt"
+script -q -c "$GNUBG -t -q < $tmp/cal.txt" "$tmp/cal.log" > /dev/null 2>&1 || true
+gnubg_evals=$(grep -a -o 'Calibration result: [0-9]*' "$tmp/cal.log" | grep -o '[0-9]*$' || echo 0)
+ours_evals=$("$CLI" bench eval --seconds 5 --json | grep evals_per_second | grep -o '[0-9.]*' | cut -d. -f1)
+echo "evals/s, one thread: gnubg $gnubg_evals, cubeful $ours_evals, ratio $(echo "scale=2; $ours_evals / $gnubg_evals" | bc)"
+
+# 2. Opening decisions.
+rolls="2 1|3 1|3 2|4 1|4 2|4 3|5 1|5 2|5 3|5 4|6 1|6 2|6 3|6 4|6 5"
+gnubg_time() { # plies, with_hint
+    {
+        echo "set threads 1"
+        echo "set evaluation chequerplay evaluation plies $1"
+        IFS='|'
+        for r in $rolls; do
+            echo "new game"
+            echo "set board 4HPwATDgc/ABMA"
+            echo "set dice $r"
+            [ "$2" = yes ] && echo "hint"
+        done
+        echo "quit"
+        echo "y"
+    } > "$tmp/h.txt"
+    local s e
+    s=$(date +%s.%N)
+    "$GNUBG" -t -q < "$tmp/h.txt" > /dev/null 2>&1 || true
+    e=$(date +%s.%N)
+    echo "$e - $s" | bc
+}
+for plies in 2 3; do
+    base=$(gnubg_time "$plies" no)
+    full=$(gnubg_time "$plies" yes)
+    gnubg_per=$(echo "scale=4; ($full - $base) / 15" | bc)
+    ours_per=$("$CLI" bench hint --plies "$plies" --passes 1 --json | grep seconds_per_decision | grep -o '[0-9.]*')
+    echo "${plies}-ply opening decision: gnubg ${gnubg_per} s, cubeful ${ours_per} s, cubeful/gnubg time $(echo "scale=2; $ours_per / $gnubg_per" | bc)"
+done
