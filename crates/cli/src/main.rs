@@ -8,11 +8,14 @@ mod bench;
 mod bench_bearoff;
 mod duel;
 mod eval;
+mod external;
 mod hint;
 mod moves;
 mod nets;
 mod show;
+mod terminal;
 mod train;
+mod ubgi;
 
 use std::process::ExitCode;
 
@@ -22,11 +25,16 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "cubeful-cli",
     version,
-    about = "Cubeful backgammon engine, command line"
+    about = "Cubeful backgammon engine, command line",
+    long_about = "Cubeful backgammon engine, command line. Without a subcommand: an interactive \
+                  session (play matches against the bot; see docs/CLI.md).",
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    terminal: terminal::Args,
 }
 
 #[derive(Subcommand)]
@@ -51,6 +59,10 @@ enum Command {
         #[command(subcommand)]
         what: bearoff::What,
     },
+    /// Play for GNU Backgammon's external-player interface on a TCP port (see docs/CLI.md).
+    External(external::Args),
+    /// Speak UBGI (Universal Backgammon Interface) on standard input and output.
+    Ubgi(ubgi::Args),
     /// Train nets from scratch (see docs/TRAINING.md).
     Train {
         #[command(subcommand)]
@@ -61,14 +73,17 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Moves(args) => moves::run(&args),
-        Command::Show(args) => show::run(&args),
-        Command::Eval(args) => eval::run(&args),
-        Command::Hint(args) => hint::run(&args),
-        Command::Bench { what } => bench::run(&what),
-        Command::Duel(args) => duel::run(&args),
-        Command::Bearoff { what } => bearoff::run(&what),
-        Command::Train { what } => train::run(&what),
+        None => terminal::run(&cli.terminal),
+        Some(Command::Moves(args)) => moves::run(&args),
+        Some(Command::Show(args)) => show::run(&args),
+        Some(Command::Eval(args)) => eval::run(&args),
+        Some(Command::Hint(args)) => hint::run(&args),
+        Some(Command::Bench { what }) => bench::run(&what),
+        Some(Command::Duel(args)) => duel::run(&args),
+        Some(Command::Bearoff { what }) => bearoff::run(&what),
+        Some(Command::External(args)) => external::run(&args),
+        Some(Command::Ubgi(args)) => ubgi::run(&args),
+        Some(Command::Train { what }) => train::run(&what),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

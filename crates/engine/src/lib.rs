@@ -12,6 +12,7 @@ pub mod cube;
 pub mod dice;
 pub mod eval;
 pub mod fibs;
+pub mod game;
 pub mod gnubg_id;
 pub mod inputs;
 pub mod mat;

@@ -1,0 +1,950 @@
+//! `cubeful-cli` without a subcommand: an interactive session in the spirit of `gnubg -t`.
+//!
+//! Commands are read from the terminal (with line editing and a history kept in the user's data
+//! folder), from standard input when it is not a terminal, or from a file (`-c FILE`). Player 0
+//! (O) is the bot and player 1 (X) the human unless `set player` says otherwise; the bot plays
+//! its turns by itself, and the board is printed with its Position ID and Match ID whenever the
+//! game changed. Refused commands print why and change nothing; when commands come from a file or
+//! a pipe, the exit status is 2 if any was refused.
+
+mod commands;
+mod render;
+
+use std::io::{self, BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail, Context, Result};
+use cubeful_engine::cube::{CubeContext, Response};
+use cubeful_engine::game::bot::{self, Bot};
+use cubeful_engine::game::{Decision, Event, Game, RandomDice, Rules};
+use cubeful_engine::met::MatchEquityTable;
+use cubeful_engine::search::{EvalSettings, Level, Search};
+use cubeful_engine::{
+    gnubg_id, match_id, notation, position_id, xgid, MatchState, Player, Position,
+};
+use serde::Serialize;
+
+use crate::nets::EngineArgs;
+use commands::{Command, PlayerKind, PlayerRef, ShowWhat};
+use render::Names;
+
+/// Options of the terminal session (given to `cubeful-cli` itself, without a subcommand).
+#[derive(clap::Args, Clone, Debug)]
+pub struct Args {
+    /// Run the commands in FILE (one per line) and exit.
+    #[arg(short = 'c', long = "commands", value_name = "FILE")]
+    pub commands: Option<PathBuf>,
+    /// Seed of the dice, for reproducible games [default: random].
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Level of the bot (player 0) and of hints: beginner … expert, worldclass, supremo,
+    /// grandmaster.
+    #[arg(long, default_value = "worldclass")]
+    pub level: Level,
+    #[command(flatten)]
+    pub engine: EngineArgs,
+}
+
+/// Whether the session goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// Most actions the bots take in a row before the session stops them (a safety net: a match
+/// always ends long before).
+const MAX_BOT_ACTIONS: usize = 100_000;
+
+/// The state of a terminal session.
+struct Session {
+    game: Option<Game>,
+    kinds: [PlayerKind; 2],
+    names: Names,
+    level: Level,
+    engine: EngineArgs,
+    search: Option<Search>,
+    /// Seed of the next dice source.
+    seed: u64,
+    /// Rules for the next match or session.
+    jacoby: bool,
+    beavers: bool,
+    /// Output of the current command, written out by the input loop.
+    out: String,
+    refused: usize,
+}
+
+/// Runs the session.
+pub fn run(args: &Args) -> Result<()> {
+    let mut session = Session::new(args);
+    let interactive = args.commands.is_none() && io::stdin().is_terminal();
+    if interactive {
+        session.say(format!(
+            "Cubeful {} -- type 'help' for the commands, 'new match 5' or 'new session' to play.",
+            env!("CARGO_PKG_VERSION")
+        ));
+        session.flush()?;
+        return run_interactive(&mut session);
+    }
+    match &args.commands {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read the commands in {}", path.display()))?;
+            for line in text.lines() {
+                let flow = session.execute_line(line);
+                session.flush()?;
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+        }
+        None => {
+            let stdin = io::stdin();
+            for line in stdin.lock().lines() {
+                let line = line.context("cannot read standard input")?;
+                let flow = session.execute_line(&line);
+                session.flush()?;
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+        }
+    }
+    match session.refused {
+        0 => Ok(()),
+        1 => bail!("1 command was refused"),
+        n => bail!("{n} commands were refused"),
+    }
+}
+
+fn history_file() -> Option<PathBuf> {
+    directories::ProjectDirs::from("org", "Cubeful", "cubeful")
+        .map(|d| d.data_dir().join("terminal-history.txt"))
+}
+
+fn run_interactive(session: &mut Session) -> Result<()> {
+    use rustyline::error::ReadlineError;
+    let config = rustyline::Config::builder()
+        .auto_add_history(true)
+        .max_history_size(1000)
+        .context("line editor settings")?
+        .build();
+    let mut editor =
+        rustyline::DefaultEditor::with_config(config).context("cannot start the line editor")?;
+    let history = history_file();
+    if let Some(path) = &history {
+        // No history yet is fine.
+        let _ = editor.load_history(path);
+    }
+    loop {
+        match editor.readline("(cubeful) ") {
+            Ok(line) => {
+                let flow = session.execute_line(&line);
+                session.flush()?;
+                if flow == Flow::Quit {
+                    break;
+                }
+            }
+            Err(ReadlineError::Interrupted) => {
+                session.say("(type 'quit' to leave)");
+                session.flush()?;
+            }
+            Err(ReadlineError::Eof) => break,
+            Err(e) => return Err(anyhow!(e).context("cannot read the terminal")),
+        }
+    }
+    if let Some(path) = &history {
+        if let Some(dir) = path.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = editor.save_history(path);
+    }
+    Ok(())
+}
+
+/// The error and its causes in one line, without repeating a cause already in the text.
+fn one_line(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let message = cause.to_string();
+        if text.contains(&message) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&message);
+    }
+    text
+}
+
+/// The human's default name: the login name, as GNU Backgammon does, else "user".
+fn default_user_name() -> String {
+    std::env::var("USER")
+        .ok()
+        .filter(|n| {
+            !n.is_empty() && !n.eq_ignore_ascii_case("cubeful") && !n.chars().any(char::is_control)
+        })
+        .unwrap_or_else(|| "user".to_string())
+}
+
+/// A short splitmix step, to derive the seeds of successive matches from one seed.
+fn next_seed(seed: &mut u64) -> u64 {
+    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *seed;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[derive(Serialize)]
+struct MoveJson {
+    #[serde(rename = "move")]
+    mv: String,
+    equity: f32,
+    win: f32,
+    win_gammon: f32,
+    win_backgammon: f32,
+    lose_gammon: f32,
+    lose_backgammon: f32,
+    plies: u8,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mwc: Option<f32>,
+}
+
+#[derive(Serialize)]
+struct CubeJson {
+    no_double: f32,
+    double_take: f32,
+    double_pass: f32,
+    action: &'static str,
+    plies: u8,
+}
+
+#[derive(Serialize)]
+struct EvalJson {
+    position_id: String,
+    plies: u8,
+    win: f32,
+    win_gammon: f32,
+    win_backgammon: f32,
+    lose_gammon: f32,
+    lose_backgammon: f32,
+    cubeless_equity: f32,
+    cubeful_equity: f32,
+    mwc: Option<f32>,
+}
+
+impl Session {
+    fn new(args: &Args) -> Session {
+        let seed = args.seed.unwrap_or_else(rand::random);
+        Session {
+            game: None,
+            kinds: [PlayerKind::Bot(args.level), PlayerKind::Human],
+            names: ["cubeful".to_string(), default_user_name()],
+            level: args.level,
+            engine: args.engine.clone(),
+            search: None,
+            seed,
+            jacoby: true,
+            beavers: true,
+            out: String::new(),
+            refused: 0,
+        }
+    }
+
+    fn say(&mut self, text: impl AsRef<str>) {
+        self.out.push_str(text.as_ref());
+        if !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
+    fn flush(&mut self) -> Result<()> {
+        let mut stdout = io::stdout().lock();
+        stdout
+            .write_all(self.out.as_bytes())
+            .and_then(|()| stdout.flush())
+            .context("cannot write to standard output")?;
+        self.out.clear();
+        Ok(())
+    }
+
+    fn execute_line(&mut self, line: &str) -> Flow {
+        let command = match commands::parse(line) {
+            Ok(Command::Quit) => return Flow::Quit,
+            Ok(c) => c,
+            Err(e) => {
+                self.refuse(&anyhow!(e));
+                return Flow::Continue;
+            }
+        };
+        let changes = command_changes_game(&command);
+        match self.execute(command) {
+            Ok(()) => {
+                if changes {
+                    if let Err(e) = self.advance() {
+                        self.refuse(&e);
+                    }
+                    self.show_state();
+                }
+            }
+            Err(e) => self.refuse(&e),
+        }
+        Flow::Continue
+    }
+
+    fn refuse(&mut self, error: &anyhow::Error) {
+        self.refused += 1;
+        self.say(format!("Refused: {}", one_line(error)));
+    }
+
+    /// The board and what is expected next, after a change.
+    fn show_state(&mut self) {
+        if let Some(game) = &self.game {
+            let mut text = render::board(game, &self.names);
+            if let Some(line) = render::prompt_line(game, &self.names) {
+                text.push_str(&line);
+            }
+            self.say(text);
+        }
+    }
+
+    fn game(&self) -> Result<&Game> {
+        self.game
+            .as_ref()
+            .ok_or_else(|| anyhow!("no game in progress (type 'new match N' or 'new session')"))
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Game> {
+        self.game
+            .as_mut()
+            .ok_or_else(|| anyhow!("no game in progress (type 'new match N' or 'new session')"))
+    }
+
+    fn search(&mut self) -> Result<&mut Search> {
+        if self.search.is_none() {
+            let mut search = self.engine.search()?;
+            search.set_noise_seed(self.seed);
+            self.search = Some(search);
+        }
+        self.search
+            .as_mut()
+            .ok_or_else(|| anyhow!("the engine is not available"))
+    }
+
+    fn settings(&self) -> EvalSettings {
+        self.level.settings()
+    }
+
+    fn dice_source(&mut self) -> Box<RandomDice> {
+        Box::new(RandomDice::new(next_seed(&mut self.seed)))
+    }
+
+    /// Prints the messages of `events`.
+    fn report(&mut self, events: &[Event]) {
+        let Some(game) = &self.game else { return };
+        let lines: Vec<String> = events
+            .iter()
+            .filter_map(|e| render::event_line(e, &self.names, game))
+            .collect();
+        for line in lines {
+            self.say(line);
+        }
+    }
+
+    /// Runs `f` on the game and reports its events.
+    fn act(
+        &mut self,
+        f: impl FnOnce(&mut Game) -> Result<Vec<Event>, cubeful_engine::game::GameError>,
+    ) -> Result<()> {
+        let events = f(self.game_mut()?)?;
+        self.report(&events);
+        Ok(())
+    }
+
+    /// The human who acts now: the player who has to act, who must not be a bot.
+    fn actor(&self) -> Result<Player> {
+        let game = self.game()?;
+        let player = game.to_act().unwrap_or_else(|| game.on_roll());
+        if let PlayerKind::Bot(_) = self.kinds[player.index()] {
+            if game.to_act().is_some() {
+                bail!(
+                    "it is {}'s turn, and {} is played by the bot",
+                    self.names[player.index()],
+                    self.names[player.index()]
+                );
+            }
+        }
+        Ok(player)
+    }
+
+    fn resolve(&self, who: &PlayerRef) -> Result<Player> {
+        match who {
+            PlayerRef::Index(p) => Ok(*p),
+            PlayerRef::Name(name) => [Player::Zero, Player::One]
+                .into_iter()
+                .find(|p| self.names[p.index()].eq_ignore_ascii_case(name))
+                .ok_or_else(|| {
+                    anyhow!(
+                        "no player is called '{name}' (use 0, 1, O, X, {} or {})",
+                        self.names[0],
+                        self.names[1]
+                    )
+                }),
+        }
+    }
+
+    fn new_rules(&self, match_length: u16) -> Rules {
+        if match_length == 0 {
+            Rules {
+                jacoby: self.jacoby,
+                beavers: self.beavers,
+                ..Rules::money()
+            }
+        } else {
+            Rules::match_to(match_length)
+        }
+    }
+
+    fn start(&mut self, rules: Rules) -> Result<()> {
+        let dice = self.dice_source();
+        let mut game = Game::new(rules, dice)?;
+        let events = game.new_game()?;
+        self.game = Some(game);
+        self.report(&events);
+        Ok(())
+    }
+
+    /// A game set up from a position and match state, keeping the players and rules.
+    fn setup(&mut self, position: Position, state: MatchState) -> Result<()> {
+        let dice = self.dice_source();
+        let rules = self.new_rules(state.match_length);
+        let game = Game::from_position(rules, position, state, dice)?;
+        self.game = Some(game);
+        Ok(())
+    }
+
+    /// The position and match state to keep when only one of them is set.
+    fn current_or_default(&self) -> (Position, MatchState) {
+        match &self.game {
+            Some(g) if g.in_progress() => (g.position(), g.match_state()),
+            Some(g) => (
+                Position::starting(),
+                MatchState {
+                    score: g.match_state().score,
+                    jacoby: self.jacoby,
+                    ..MatchState::new_match(g.rules().match_length)
+                },
+            ),
+            None => (
+                Position::starting(),
+                MatchState {
+                    jacoby: self.jacoby,
+                    ..MatchState::money()
+                },
+            ),
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> Result<()> {
+        match command {
+            Command::Nothing | Command::Quit => Ok(()),
+            Command::NewMatch(length) => {
+                let rules = self.new_rules(length);
+                self.start(rules)
+            }
+            Command::NewSession => {
+                let rules = self.new_rules(0);
+                self.start(rules)
+            }
+            Command::NewGame => match &mut self.game {
+                None => {
+                    let rules = self.new_rules(0);
+                    self.start(rules)
+                }
+                Some(_) => self.act(|g| g.new_game()),
+            },
+            Command::Roll => {
+                let p = self.actor()?;
+                self.act(|g| g.roll(p))
+            }
+            Command::Move(text) => {
+                let p = self.actor()?;
+                self.act(|g| g.play_text(p, &text))
+            }
+            Command::Double => {
+                let p = self.actor()?;
+                self.act(|g| g.double(p))
+            }
+            Command::Redouble => {
+                let p = self.actor()?;
+                if matches!(self.game()?.decision(), Decision::AnswerDouble { .. }) {
+                    self.act(|g| g.beaver(p))
+                } else {
+                    self.act(|g| g.double(p))
+                }
+            }
+            Command::Take => {
+                let p = self.actor()?;
+                self.act(|g| g.take(p))
+            }
+            Command::Drop => {
+                let p = self.actor()?;
+                self.act(|g| g.drop_double(p))
+            }
+            Command::Beaver => {
+                let p = self.actor()?;
+                self.act(|g| g.beaver(p))
+            }
+            Command::Resign(r) => {
+                let p = self.actor()?;
+                self.act(|g| g.resign(p, r))
+            }
+            Command::Accept => {
+                let p = self.actor()?;
+                match self.game()?.decision() {
+                    Decision::AnswerResignation { .. } => self.act(|g| g.accept_resignation(p)),
+                    Decision::AnswerDouble { .. } => self.act(|g| g.take(p)),
+                    _ => bail!(
+                        "there is nothing to accept: no double and no resignation is on offer"
+                    ),
+                }
+            }
+            Command::Reject => {
+                let p = self.actor()?;
+                match self.game()?.decision() {
+                    Decision::AnswerResignation { .. } => self.act(|g| g.reject_resignation(p)),
+                    Decision::AnswerDouble { .. } => self.act(|g| g.drop_double(p)),
+                    _ => bail!(
+                        "there is nothing to reject: no double and no resignation is on offer"
+                    ),
+                }
+            }
+            Command::Hint { count, json } => self.hint(count, json),
+            Command::Eval { json } => self.eval(json),
+            Command::SetBoard(id) => {
+                let position =
+                    position_id::decode(&id).with_context(|| format!("bad Position ID {id:?}"))?;
+                match &mut self.game {
+                    Some(g) if g.in_progress() => Ok(g.set_position(position)?),
+                    _ => {
+                        let (_, state) = self.current_or_default();
+                        self.setup(position, state)
+                    }
+                }
+            }
+            Command::SetMatchId(id) => {
+                let state =
+                    match_id::decode(&id).with_context(|| format!("bad Match ID {id:?}"))?;
+                let (position, _) = self.current_or_default();
+                // The current checkers are kept, oriented to the new player on roll.
+                let position = match &self.game {
+                    Some(g) if g.in_progress() && g.on_roll() != state.on_roll => position.swap(),
+                    _ => position,
+                };
+                self.setup(position, state)
+            }
+            Command::SetGnubgId(id) => {
+                let (position, state) = gnubg_id::decode_parts(&id)
+                    .with_context(|| format!("bad GNU Backgammon ID {id:?}"))?;
+                let state = match state {
+                    Some(s) => s,
+                    None => self.current_or_default().1,
+                };
+                self.setup(position, state)
+            }
+            Command::SetXgid(id) => {
+                let (position, state) =
+                    xgid::decode(&id).with_context(|| format!("bad XGID {id:?}"))?;
+                self.setup(position, state)
+            }
+            Command::SetDice(dice) => self.act(|g| g.set_dice(dice)),
+            Command::SetTurn(who) => {
+                let p = self.resolve(&who)?;
+                Ok(self.game_mut()?.set_turn(p)?)
+            }
+            Command::SetPlayerKind { players, kind } => {
+                let which = match players {
+                    None => vec![Player::Zero, Player::One],
+                    Some(who) => vec![self.resolve(&who)?],
+                };
+                for p in which {
+                    self.kinds[p.index()] = kind;
+                    let what = match kind {
+                        PlayerKind::Human => "a human".to_string(),
+                        PlayerKind::Bot(level) => format!("the bot at level {}", level.name()),
+                    };
+                    let line = format!("{} is played by {what}.", self.names[p.index()]);
+                    self.say(line);
+                }
+                Ok(())
+            }
+            Command::SetPlayerName { player, name } => {
+                let p = self.resolve(&player)?;
+                if name.chars().any(char::is_control) {
+                    bail!("a name cannot contain control characters");
+                }
+                let other = &self.names[p.other().index()];
+                if other.eq_ignore_ascii_case(&name) {
+                    bail!("the other player is already called '{other}'");
+                }
+                self.names[p.index()] = name;
+                Ok(())
+            }
+            Command::SetJacoby(on) => {
+                self.jacoby = on;
+                if let Some(g) = &mut self.game {
+                    g.set_jacoby(on);
+                }
+                self.say(format!(
+                    "Money sessions are played {} the Jacoby rule.",
+                    if on { "with" } else { "without" }
+                ));
+                Ok(())
+            }
+            Command::SetBeavers(on) => {
+                self.beavers = on;
+                if let Some(g) = &mut self.game {
+                    g.set_beavers(on);
+                }
+                self.say(format!(
+                    "Beavers are {} in money sessions.",
+                    if on { "allowed" } else { "not allowed" }
+                ));
+                Ok(())
+            }
+            Command::SetCrawford(on) => {
+                self.game_mut()?.set_crawford_game(on)?;
+                self.say(if on {
+                    "This game is the Crawford game."
+                } else {
+                    "This game is not the Crawford game."
+                });
+                Ok(())
+            }
+            Command::SetSeed(seed) => {
+                self.seed = seed;
+                let dice = self.dice_source();
+                if let Some(g) = &mut self.game {
+                    g.set_dice_source(dice);
+                }
+                if let Some(s) = &mut self.search {
+                    s.set_noise_seed(seed);
+                }
+                self.say(format!("The dice are seeded with {seed}."));
+                Ok(())
+            }
+            Command::Show { what, json } => self.show(what, json),
+            Command::Help(topic) => {
+                self.help(topic.as_deref())?;
+                Ok(())
+            }
+        }
+    }
+
+    /// Lets the bots play and rolls for humans who cannot double, until a human has to decide
+    /// or the game waits for `new game`. Starts the next game of a match (or of a session with a
+    /// human in it) automatically.
+    fn advance(&mut self) -> Result<()> {
+        for _ in 0..MAX_BOT_ACTIONS {
+            let Some(game) = &self.game else {
+                return Ok(());
+            };
+            match game.decision() {
+                Decision::NewGame => {
+                    let started = !game.games().is_empty();
+                    let has_human = self.kinds.contains(&PlayerKind::Human);
+                    if started && (!game.rules().is_money() || has_human) {
+                        self.act(|g| g.new_game())?;
+                        continue;
+                    }
+                    return Ok(());
+                }
+                Decision::MatchOver { .. } | Decision::OpeningRoll => return Ok(()),
+                decision => {
+                    let Some(player) = decision.player() else {
+                        return Ok(());
+                    };
+                    match self.kinds[player.index()] {
+                        PlayerKind::Bot(level) => {
+                            let bot = Bot::new(level);
+                            let game = self.game.clone().ok_or_else(|| anyhow!("no game"))?;
+                            let choice = bot.choose(&game, self.search()?);
+                            let Some((player, action)) = choice else {
+                                return Ok(());
+                            };
+                            self.act(|g| g.apply(player, action))?;
+                        }
+                        PlayerKind::Human => {
+                            if let Decision::Roll {
+                                player,
+                                may_double: false,
+                            } = decision
+                            {
+                                self.act(|g| g.roll(player))?;
+                                continue;
+                            }
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+        bail!("the bots stopped after {MAX_BOT_ACTIONS} actions")
+    }
+
+    fn show(&mut self, what: ShowWhat, json: bool) -> Result<()> {
+        let game = self.game()?;
+        let text = match (what, json) {
+            (ShowWhat::Board, false) => {
+                let mut t = render::board(game, &self.names);
+                if let Some(line) = render::prompt_line(game, &self.names) {
+                    t.push_str(&line);
+                }
+                t
+            }
+            (ShowWhat::Board, true) => {
+                serde_json::to_string(&render::BoardJson::new(game, &self.names))?
+            }
+            (ShowWhat::Score, false) => render::score_line(game, &self.names),
+            (ShowWhat::Score, true) => {
+                serde_json::to_string(&render::ScoreJson::new(game, &self.names))?
+            }
+            (ShowWhat::Pipcount, false) => {
+                let p = render::pips(game);
+                format!(
+                    "The pip counts are: {} {}, {} {}.",
+                    self.names[0], p[0], self.names[1], p[1]
+                )
+            }
+            (ShowWhat::Pipcount, true) => {
+                serde_json::to_string(&render::PipsJson::new(game, &self.names))?
+            }
+        };
+        self.say(text);
+        Ok(())
+    }
+
+    fn help(&mut self, topic: Option<&str>) -> Result<()> {
+        match topic {
+            None => {
+                let mut text = String::from("Commands (type 'help COMMAND' for details):\n");
+                for (_, usage, description, _) in commands::HELP {
+                    text.push_str(&format!("  {usage:<38} {description}\n"));
+                }
+                text.push_str("A move may also be typed without 'move': 8/5 6/5.");
+                self.say(text);
+            }
+            Some(topic) => {
+                let word = topic.split_whitespace().next().unwrap_or_default();
+                let lower = word.to_ascii_lowercase();
+                let entry = commands::HELP
+                    .iter()
+                    .find(|h| h.0 == lower)
+                    .or_else(|| {
+                        let matching: Vec<_> = commands::HELP
+                            .iter()
+                            .filter(|h| h.0.starts_with(&lower))
+                            .collect();
+                        (matching.len() == 1).then(|| matching[0])
+                    })
+                    .ok_or_else(|| anyhow!("no help for '{topic}' (type 'help' for the list)"))?;
+                let (_, usage, description, example) = entry;
+                self.say(format!("{usage}\n  {description}\n  Example: {example}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn hint(&mut self, count: Option<usize>, json: bool) -> Result<()> {
+        let game = self.game()?.clone();
+        let settings = self.settings();
+        let position = game.position();
+        let state = game.match_state();
+        let beavers = game.rules().beavers_apply();
+        let met = MatchEquityTable::kazaross_xg2();
+        let ctx = CubeContext::from_state(&state, met, beavers);
+        match game.decision() {
+            Decision::Move { dice, .. } => {
+                let ranked = self.search()?.rank_moves(&position, dice, &ctx, &settings);
+                let moves: Vec<MoveJson> = ranked
+                    .iter()
+                    .take(count.unwrap_or(usize::MAX))
+                    .map(|r| {
+                        let p = r.probabilities;
+                        MoveJson {
+                            mv: notation::format_move(&position, &r.mv.mv),
+                            equity: r.equity,
+                            win: p.win,
+                            win_gammon: p.win_gammon,
+                            win_backgammon: p.win_backgammon,
+                            lose_gammon: p.lose_gammon,
+                            lose_backgammon: p.lose_backgammon,
+                            plies: r.plies,
+                            mwc: r.mwc,
+                        }
+                    })
+                    .collect();
+                if json {
+                    #[derive(Serialize)]
+                    struct Moves {
+                        moves: Vec<MoveJson>,
+                    }
+                    self.say(serde_json::to_string(&Moves { moves })?);
+                } else {
+                    let best = moves.first().map_or(0.0, |m| m.equity);
+                    let mut text = format!("Best plays of {dice}:\n");
+                    for (i, m) in moves.iter().take(count.unwrap_or(10)).enumerate() {
+                        let mv = if m.mv.is_empty() { "(no move)" } else { &m.mv };
+                        let diff = if i == 0 {
+                            String::new()
+                        } else {
+                            format!(" ({:+.3})", m.equity - best)
+                        };
+                        text.push_str(&format!(
+                            "{:>3}. {}-ply  {:<28} Eq.: {:+.3}{diff}\n       {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}\n",
+                            i + 1,
+                            m.plies,
+                            mv,
+                            m.equity,
+                            m.win,
+                            m.win_gammon,
+                            m.win_backgammon,
+                            1.0 - m.win,
+                            m.lose_gammon,
+                            m.lose_backgammon
+                        ));
+                    }
+                    self.say(text);
+                }
+            }
+            Decision::Roll { .. } => {
+                let a = self.search()?.cube_decision(&position, &ctx, &settings);
+                let d = a.decision;
+                if json {
+                    #[derive(Serialize)]
+                    struct Cube {
+                        cube: CubeJson,
+                    }
+                    self.say(serde_json::to_string(&Cube {
+                        cube: CubeJson {
+                            no_double: d.no_double,
+                            double_take: d.double_take,
+                            double_pass: d.double_pass,
+                            action: d.action.text(),
+                            plies: a.plies,
+                        },
+                    })?);
+                } else {
+                    let p = a.probabilities;
+                    self.say(format!(
+                        "Cube analysis, {}-ply:\n  Chances: {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}\n{d}",
+                        a.plies,
+                        p.win,
+                        p.win_gammon,
+                        p.win_backgammon,
+                        1.0 - p.win,
+                        p.lose_gammon,
+                        p.lose_backgammon
+                    ));
+                }
+            }
+            Decision::AnswerDouble { may_beaver, .. } => {
+                let answer =
+                    bot::answer_double(self.search()?, &position, &state, &settings, may_beaver);
+                let word = match answer {
+                    Response::Take => "take",
+                    Response::Pass => "drop",
+                    Response::Beaver => "beaver",
+                };
+                if json {
+                    self.say(format!("{{\"response\":\"{word}\"}}"));
+                } else {
+                    self.say(format!("Proper answer to the double: {word}."));
+                }
+            }
+            Decision::AnswerResignation { resignation, .. } => {
+                let accept = bot::accept_resignation(
+                    self.search()?,
+                    &position,
+                    &state,
+                    resignation,
+                    &settings,
+                    beavers,
+                );
+                let word = if accept { "accept" } else { "reject" };
+                if json {
+                    self.say(format!("{{\"resignation\":\"{word}\"}}"));
+                } else {
+                    self.say(format!("Proper answer to the resignation: {word}."));
+                }
+            }
+            _ => bail!("there is no decision to give a hint about"),
+        }
+        Ok(())
+    }
+
+    fn eval(&mut self, json: bool) -> Result<()> {
+        let game = self.game()?.clone();
+        let settings = self.settings();
+        let position = game.position();
+        let state = game.match_state();
+        let met = MatchEquityTable::kazaross_xg2();
+        let ctx = CubeContext::from_state(&state, met, game.rules().beavers_apply());
+        let e = self.search()?.evaluate(&position, &ctx, &settings);
+        let p = e.probabilities;
+        if json {
+            self.say(serde_json::to_string(&EvalJson {
+                position_id: position_id::encode(&position),
+                plies: e.plies,
+                win: p.win,
+                win_gammon: p.win_gammon,
+                win_backgammon: p.win_backgammon,
+                lose_gammon: p.lose_gammon,
+                lose_backgammon: p.lose_backgammon,
+                cubeless_equity: e.cubeless,
+                cubeful_equity: e.cubeful,
+                mwc: e.mwc,
+            })?);
+        } else {
+            let mut text = format!(
+                "Evaluation for {} (on roll), {}-ply:\n   Win     W(g)    W(bg)   L(g)    L(bg)   Cubeless  Cubeful\n   {:.3}   {:.3}   {:.3}   {:.3}   {:.3}   {:+.3}    {:+.3}",
+                self.names[game.on_roll().index()],
+                e.plies,
+                p.win,
+                p.win_gammon,
+                p.win_backgammon,
+                p.lose_gammon,
+                p.lose_backgammon,
+                e.cubeless,
+                e.cubeful
+            );
+            if let Some(mwc) = e.mwc {
+                text.push_str(&format!(
+                    "\n   Match winning chance (cubeful): {:.1}%",
+                    100.0 * mwc
+                ));
+            }
+            self.say(text);
+        }
+        Ok(())
+    }
+}
+
+/// Whether a command can change the game (the board is shown and the bots play after it).
+fn command_changes_game(command: &Command) -> bool {
+    !matches!(
+        command,
+        Command::Nothing
+            | Command::Quit
+            | Command::Hint { .. }
+            | Command::Eval { .. }
+            | Command::Show { .. }
+            | Command::Help(_)
+            | Command::SetPlayerName { .. }
+            | Command::SetJacoby(_)
+            | Command::SetBeavers(_)
+            | Command::SetSeed(_)
+    )
+}
