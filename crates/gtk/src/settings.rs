@@ -1,0 +1,333 @@
+//! The user's settings, kept as RON in the user's config folder
+//! (`~/.config/cubeful/gtk-settings.ron` on Linux, from the `directories` crate).
+//!
+//! Unknown fields are ignored and missing ones take their defaults, so files written by other
+//! versions still load. A file that cannot be read or parsed is never fatal: [`Settings::load`]
+//! returns the defaults together with the problem, the caller tells the user, and the broken
+//! file is moved aside (`gtk-settings.ron.broken`) before the defaults are saved over it.
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use cubeful_engine::search::Level;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::board::scene::{Colours, Rgb};
+
+/// File name of the settings in the config folder.
+pub const FILE_NAME: &str = "gtk-settings.ron";
+
+/// Why the settings file could not be used.
+#[derive(Debug, Error)]
+pub enum SettingsError {
+    /// Reading or writing the file failed.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: io::Error,
+    },
+    /// The file is not valid settings.
+    #[error("{path}: {message}")]
+    Parse { path: PathBuf, message: String },
+}
+
+/// Colours of the board, as `#rrggbb`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ColourSettings {
+    /// The checkers of the player at the bottom (you).
+    pub player: String,
+    /// The checkers of the player at the top.
+    pub opponent: String,
+    /// The playing surface.
+    pub board: String,
+}
+
+impl Default for ColourSettings {
+    fn default() -> ColourSettings {
+        let c = Colours::default();
+        ColourSettings {
+            player: c.checkers[0].to_hex(),
+            opponent: c.checkers[1].to_hex(),
+            board: c.felt.to_hex(),
+        }
+    }
+}
+
+impl ColourSettings {
+    /// The board colours; an unreadable colour keeps its default.
+    pub fn colours(&self) -> Colours {
+        let d = Colours::default();
+        Colours {
+            checkers: [
+                Rgb::parse(&self.player).unwrap_or(d.checkers[0]),
+                Rgb::parse(&self.opponent).unwrap_or(d.checkers[1]),
+            ],
+            felt: Rgb::parse(&self.board).unwrap_or(d.felt),
+            ..d
+        }
+    }
+}
+
+/// The size of the main window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct WindowSettings {
+    pub width: i32,
+    pub height: i32,
+    pub maximized: bool,
+}
+
+impl Default for WindowSettings {
+    fn default() -> WindowSettings {
+        WindowSettings {
+            width: 960,
+            height: 820,
+            maximized: false,
+        }
+    }
+}
+
+/// The choices of the new-match dialog, remembered for next time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NewMatchSettings {
+    /// Match length; 0 for a money session.
+    pub length: u16,
+    /// Both players are people (otherwise the top player is the bot).
+    pub human_vs_human: bool,
+    /// The dice are entered by hand.
+    pub manual_dice: bool,
+    /// Match play: the Crawford rule.
+    pub crawford: bool,
+    /// Money play: the Jacoby rule.
+    pub jacoby: bool,
+    /// Money play: beavers.
+    pub beavers: bool,
+}
+
+impl Default for NewMatchSettings {
+    fn default() -> NewMatchSettings {
+        NewMatchSettings {
+            length: 5,
+            human_vs_human: false,
+            manual_dice: false,
+            crawford: true,
+            jacoby: true,
+            beavers: true,
+        }
+    }
+}
+
+/// Everything the application remembers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Your name (empty: "You").
+    pub player_name: String,
+    /// The top player's name (empty: the bot's or "Player 2").
+    pub opponent_name: String,
+    /// The bot's level, by [`Level::name`].
+    pub level: String,
+    /// The level of the hints, by [`Level::name`].
+    pub hint_level: String,
+    /// Show the bot's moves checker by checker.
+    pub animate: bool,
+    /// Play a move at once when the roll leaves no choice.
+    pub auto_forced_moves: bool,
+    /// Start the next game of a match without waiting for a click.
+    pub auto_next_game: bool,
+    pub colours: ColourSettings,
+    pub window: WindowSettings,
+    pub new_match: NewMatchSettings,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings {
+            player_name: String::new(),
+            opponent_name: String::new(),
+            level: Level::Expert.name().to_string(),
+            hint_level: Level::WorldClass.name().to_string(),
+            animate: true,
+            auto_forced_moves: false,
+            auto_next_game: false,
+            colours: ColourSettings::default(),
+            window: WindowSettings::default(),
+            new_match: NewMatchSettings::default(),
+        }
+    }
+}
+
+impl Settings {
+    /// The folder of the settings file, if the system has a home folder.
+    pub fn default_dir() -> Option<PathBuf> {
+        directories::ProjectDirs::from("org", "Cubeful", "cubeful").map(|d| d.config_dir().into())
+    }
+
+    /// The bot's level (Expert if the name is unknown).
+    pub fn level(&self) -> Level {
+        self.level.parse().unwrap_or(Level::Expert)
+    }
+
+    /// The hint level (World Class if the name is unknown).
+    pub fn hint_level(&self) -> Level {
+        self.hint_level.parse().unwrap_or(Level::WorldClass)
+    }
+
+    /// Reads the settings from `path`. A missing file gives the defaults and no error; an
+    /// unreadable or invalid one gives the defaults and the error.
+    pub fn load(path: &Path) -> (Settings, Option<SettingsError>) {
+        let text = match fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return (Settings::default(), None),
+            Err(source) => {
+                return (
+                    Settings::default(),
+                    Some(SettingsError::Io {
+                        path: path.into(),
+                        source,
+                    }),
+                )
+            }
+        };
+        match ron::from_str::<Settings>(&text) {
+            Ok(settings) => (settings, None),
+            Err(e) => (
+                Settings::default(),
+                Some(SettingsError::Parse {
+                    path: path.into(),
+                    message: e.to_string(),
+                }),
+            ),
+        }
+    }
+
+    /// Loads the settings and, if the file was broken, moves it aside to `<name>.broken` and
+    /// saves the defaults in its place. Returns the settings and the problem to report.
+    pub fn load_or_repair(path: &Path) -> (Settings, Option<SettingsError>) {
+        let (settings, error) = Settings::load(path);
+        if error.is_some() {
+            let mut aside = path.as_os_str().to_owned();
+            aside.push(".broken");
+            let _ = fs::rename(path, PathBuf::from(aside));
+            let _ = settings.save(path);
+        }
+        (settings, error)
+    }
+
+    /// Writes the settings to `path` (through a temporary file, so a crash never leaves half a
+    /// file), creating the folder if needed.
+    pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
+        let io = |source| SettingsError::Io {
+            path: path.into(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).map_err(io)?;
+        }
+        let text =
+            ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default()).map_err(|e| {
+                SettingsError::Parse {
+                    path: path.into(),
+                    message: e.to_string(),
+                }
+            })?;
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        let tmp = PathBuf::from(tmp);
+        fs::write(&tmp, text).map_err(io)?;
+        fs::rename(&tmp, path).map_err(io)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("cubeful-gtk-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn round_trip() {
+        let dir = temp_dir("round");
+        let path = dir.join("sub").join(FILE_NAME);
+        let mut s = Settings {
+            player_name: "Anna".into(),
+            level: "grandmaster".into(),
+            ..Settings::default()
+        };
+        s.window.width = 1234;
+        s.new_match.length = 0;
+        s.colours.player = "#112233".into();
+        s.save(&path).unwrap();
+        let (back, err) = Settings::load(&path);
+        assert!(err.is_none());
+        assert_eq!(back, s);
+        assert_eq!(back.level(), Level::Grandmaster);
+        assert_eq!(
+            back.colours.colours().checkers[0],
+            Rgb::from_bytes(0x11, 0x22, 0x33)
+        );
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn missing_file_is_defaults_without_error() {
+        let dir = temp_dir("missing");
+        let (s, err) = Settings::load(&dir.join(FILE_NAME));
+        assert!(err.is_none());
+        assert_eq!(s, Settings::default());
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn partial_and_unknown_fields() {
+        let dir = temp_dir("partial");
+        let path = dir.join(FILE_NAME);
+        fs::write(
+            &path,
+            "(player_name: \"Bo\", future_option: 3, window: (width: 800))",
+        )
+        .unwrap();
+        let (s, err) = Settings::load(&path);
+        assert!(err.is_none(), "{err:?}");
+        assert_eq!(s.player_name, "Bo");
+        assert_eq!(s.window.width, 800);
+        assert_eq!(s.window.height, WindowSettings::default().height);
+        assert!(s.animate);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn corrupt_file_is_reported_and_replaced() {
+        let dir = temp_dir("corrupt");
+        let path = dir.join(FILE_NAME);
+        fs::write(&path, "(player_name: \"unterminated").unwrap();
+        let (s, err) = Settings::load_or_repair(&path);
+        assert!(matches!(err, Some(SettingsError::Parse { .. })), "{err:?}");
+        assert_eq!(s, Settings::default());
+        // The broken file was kept aside and valid defaults written.
+        assert!(dir.join(format!("{FILE_NAME}.broken")).exists());
+        let (again, err) = Settings::load(&path);
+        assert!(err.is_none());
+        assert_eq!(again, Settings::default());
+        // Bad values inside a valid file fall back per value.
+        fs::write(&path, "(level: \"wizard\", colours: (player: \"red\"))").unwrap();
+        let (s, err) = Settings::load(&path);
+        assert!(err.is_none());
+        assert_eq!(s.level(), Level::Expert);
+        assert_eq!(
+            s.colours.colours().checkers[0],
+            Colours::default().checkers[0]
+        );
+        fs::remove_dir_all(dir).unwrap();
+    }
+}

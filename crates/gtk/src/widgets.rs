@@ -1,0 +1,45 @@
+//! The GTK widgets, one file each beside its `.ui` template.
+
+pub mod board;
+pub mod hint_window;
+pub mod new_match_dialog;
+pub mod preferences;
+pub mod window;
+
+use cubeful_engine::search::Level;
+
+use crate::i18n::gettext;
+
+/// The translated name of a playing level.
+pub fn level_name(level: Level) -> String {
+    match level {
+        Level::Beginner => gettext("Beginner"),
+        Level::Casual => gettext("Casual"),
+        Level::Intermediate => gettext("Intermediate"),
+        Level::Advanced => gettext("Advanced"),
+        Level::Expert => gettext("Expert"),
+        Level::WorldClass => gettext("World Class"),
+        Level::Supremo => gettext("Supremo"),
+        Level::Grandmaster => gettext("Grandmaster"),
+    }
+}
+
+/// A string list of the level names, weakest first (for drop-downs and combo rows).
+pub fn level_list() -> gtk::StringList {
+    let names: Vec<String> = Level::ALL.iter().map(|&l| level_name(l)).collect();
+    let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    gtk::StringList::new(&refs)
+}
+
+/// The position of `level` in [`level_list`].
+pub fn level_index(level: Level) -> u32 {
+    Level::ALL.iter().position(|&l| l == level).unwrap_or(0) as u32
+}
+
+/// The level at `index` of [`level_list`].
+pub fn level_at(index: u32) -> Level {
+    Level::ALL
+        .get(index as usize)
+        .copied()
+        .unwrap_or(Level::Expert)
+}

@@ -1,0 +1,364 @@
+//! The hint window (Ctrl+H), as in GNU Backgammon's manual §5.1: the ranked plays of the roll
+//! with the chances of both sides, the equity and the difference to the best play; or, before
+//! the roll and when answering a double, the cube decision: no double, double/take and
+//! double/pass equities and the proper action. Clicking a play shows it on the board.
+//! The window only displays; the window asks the hint worker and hands over the answer.
+
+use std::cell::RefCell;
+
+use adw::prelude::*;
+use adw::subclass::prelude::*;
+use cubeful_engine::cube::{CubeAction, CubeOption};
+use cubeful_engine::eval::Probabilities;
+use cubeful_engine::search::Level;
+use cubeful_engine::LegalMove;
+use gtk::glib;
+
+use crate::i18n::{gettext, gettext_f};
+use crate::widgets::{level_at, level_index, level_list};
+use crate::worker::{CubeHint, Hint, HintMove};
+
+type MoveHandler = Box<dyn Fn(&LegalMove)>;
+type LevelHandler = Box<dyn Fn(Level)>;
+
+mod imp {
+    use super::*;
+
+    #[derive(Default, gtk::CompositeTemplate)]
+    #[template(file = "hint_window.ui")]
+    pub struct HintWindow {
+        #[template_child]
+        pub level_dropdown: TemplateChild<gtk::DropDown>,
+        #[template_child]
+        pub stack: TemplateChild<gtk::Stack>,
+        #[template_child]
+        pub spinner: TemplateChild<gtk::Spinner>,
+        #[template_child]
+        pub moves_list: TemplateChild<gtk::ListBox>,
+        #[template_child]
+        pub cube_grid: TemplateChild<gtk::Grid>,
+        /// The plays listed, in row order.
+        pub moves: RefCell<Vec<LegalMove>>,
+        pub on_show_move: RefCell<Vec<MoveHandler>>,
+        pub on_level: RefCell<Vec<LevelHandler>>,
+    }
+
+    impl std::fmt::Debug for HintWindow {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.debug_struct("HintWindow").finish_non_exhaustive()
+        }
+    }
+
+    #[glib::object_subclass]
+    impl ObjectSubclass for HintWindow {
+        const NAME: &'static str = "CubefulHintWindow";
+        type Type = super::HintWindow;
+        type ParentType = adw::Window;
+
+        fn class_init(klass: &mut Self::Class) {
+            klass.bind_template();
+            klass.add_binding_action(
+                gtk::gdk::Key::Escape,
+                gtk::gdk::ModifierType::empty(),
+                "window.close",
+            );
+        }
+
+        fn instance_init(obj: &glib::subclass::InitializingObject<Self>) {
+            obj.init_template();
+        }
+    }
+
+    impl ObjectImpl for HintWindow {
+        fn constructed(&self) {
+            self.parent_constructed();
+            let obj = self.obj();
+            self.level_dropdown.set_model(Some(&level_list()));
+            self.moves_list.connect_row_activated(glib::clone!(
+                #[weak]
+                obj,
+                move |_, row| {
+                    let index = row.index();
+                    let mv = usize::try_from(index)
+                        .ok()
+                        .and_then(|i| obj.imp().moves.borrow().get(i).copied());
+                    if let Some(mv) = mv {
+                        for f in obj.imp().on_show_move.borrow().iter() {
+                            f(&mv);
+                        }
+                    }
+                }
+            ));
+        }
+    }
+
+    impl WidgetImpl for HintWindow {}
+    impl WindowImpl for HintWindow {}
+    impl AdwWindowImpl for HintWindow {}
+}
+
+glib::wrapper! {
+    /// The hint window.
+    pub struct HintWindow(ObjectSubclass<imp::HintWindow>)
+        @extends adw::Window, gtk::Window, gtk::Widget,
+        @implements gtk::Buildable, gtk::ConstraintTarget, gtk::Native,
+                    gtk::Root, gtk::ShortcutManager;
+}
+
+impl HintWindow {
+    /// A hint window beside `parent`, evaluating at `level`.
+    pub fn new(parent: &impl IsA<gtk::Window>, level: Level) -> HintWindow {
+        let window: HintWindow = glib::Object::builder()
+            .property("transient-for", parent)
+            .build();
+        let imp = window.imp();
+        imp.level_dropdown.set_selected(level_index(level));
+        imp.level_dropdown.connect_selected_notify(glib::clone!(
+            #[weak]
+            window,
+            move |dropdown| {
+                let level = level_at(dropdown.selected());
+                for f in window.imp().on_level.borrow().iter() {
+                    f(level);
+                }
+            }
+        ));
+        window.set_nothing();
+        window
+    }
+
+    /// The level chosen for hints.
+    pub fn level(&self) -> Level {
+        level_at(self.imp().level_dropdown.selected())
+    }
+
+    /// Calls `f` with a play the user clicked.
+    pub fn connect_show_move<F: Fn(&LegalMove) + 'static>(&self, f: F) {
+        self.imp().on_show_move.borrow_mut().push(Box::new(f));
+    }
+
+    /// Calls `f` when the user picks another level.
+    pub fn connect_level_changed<F: Fn(Level) + 'static>(&self, f: F) {
+        self.imp().on_level.borrow_mut().push(Box::new(f));
+    }
+
+    /// The engine is working on it.
+    pub fn set_thinking(&self) {
+        let imp = self.imp();
+        imp.spinner.set_spinning(true);
+        imp.stack.set_visible_child_name("thinking");
+    }
+
+    /// There is nothing to give a hint about.
+    pub fn set_nothing(&self) {
+        let imp = self.imp();
+        imp.spinner.set_spinning(false);
+        imp.stack.set_visible_child_name("nothing");
+    }
+
+    /// Shows a finished hint. `mover` and `opponent` name the player the hint is for and
+    /// the other one.
+    pub fn set_hint(&self, hint: &Hint, mover: &str, opponent: &str) {
+        let imp = self.imp();
+        imp.spinner.set_spinning(false);
+        match hint {
+            Hint::Moves(moves) => {
+                self.fill_moves(moves, mover, opponent);
+                imp.stack.set_visible_child_name("moves");
+            }
+            Hint::Cube(cube) => {
+                self.fill_cube(cube, mover, opponent);
+                imp.stack.set_visible_child_name("cube");
+            }
+            Hint::Nothing => self.set_nothing(),
+        }
+    }
+
+    fn fill_moves(&self, moves: &[HintMove], mover: &str, opponent: &str) {
+        let imp = self.imp();
+        while let Some(row) = imp.moves_list.row_at_index(0) {
+            imp.moves_list.remove(&row);
+        }
+        for (i, m) in moves.iter().enumerate() {
+            let grid = gtk::Grid::builder()
+                .column_spacing(12)
+                .row_spacing(2)
+                .margin_top(6)
+                .margin_bottom(6)
+                .margin_start(12)
+                .margin_end(12)
+                .build();
+            let rank = label(&format!("{}.", i + 1), &["numeric", "dim-label"]);
+            rank.set_width_chars(3);
+            let text = if m.text.is_empty() {
+                gettext("Cannot move")
+            } else {
+                m.text.clone()
+            };
+            let mv = label(&text, &["heading"]);
+            mv.set_hexpand(true);
+            let equity = label(&format!("{:+.3}", m.equity), &["numeric"]);
+            equity.set_width_chars(7);
+            equity.set_xalign(1.0);
+            let diff = if i == 0 {
+                String::new()
+            } else {
+                format!("{:+.3}", m.difference)
+            };
+            let diff = label(&diff, &["numeric", "dim-label"]);
+            diff.set_width_chars(7);
+            diff.set_xalign(1.0);
+            let chances = label(
+                &format!(
+                    "{} · {}",
+                    chances_text(mover, &m.probabilities),
+                    plies_text(m.plies)
+                ),
+                &["caption", "dim-label", "numeric"],
+            );
+            let theirs = label(
+                &chances_text(opponent, &m.probabilities.invert()),
+                &["caption", "dim-label", "numeric"],
+            );
+            grid.attach(&rank, 0, 0, 1, 1);
+            grid.attach(&mv, 1, 0, 1, 1);
+            grid.attach(&equity, 2, 0, 1, 1);
+            grid.attach(&diff, 3, 0, 1, 1);
+            grid.attach(&chances, 1, 1, 3, 1);
+            grid.attach(&theirs, 1, 2, 3, 1);
+            let row = gtk::ListBoxRow::builder().child(&grid).build();
+            row.set_tooltip_text(Some(&gettext("Show this move on the board")));
+            imp.moves_list.append(&row);
+        }
+        imp.moves.replace(moves.iter().map(|m| m.mv).collect());
+    }
+
+    fn fill_cube(&self, cube: &CubeHint, mover: &str, opponent: &str) {
+        let imp = self.imp();
+        let grid = &imp.cube_grid;
+        while let Some(child) = grid.first_child() {
+            grid.remove(&child);
+        }
+        let d = &cube.decision;
+        let title = label(
+            &gettext_f(
+                "Cube decision of {} · {}",
+                &[mover, &plies_text(cube.plies)],
+            ),
+            &["title-4"],
+        );
+        grid.attach(&title, 0, 0, 3, 1);
+        let best = d.optimal;
+        for (i, option) in d.ordering().iter().enumerate() {
+            let row = i as i32 + 1;
+            let equity = d.equity(*option);
+            grid.attach(
+                &label(
+                    &format!("{}. {}", i + 1, option_text(*option, d.centered)),
+                    &[],
+                ),
+                0,
+                row,
+                1,
+                1,
+            );
+            let e = label(&format!("{equity:+.3}"), &["numeric"]);
+            e.set_xalign(1.0);
+            grid.attach(&e, 1, row, 1, 1);
+            let diff = if (equity - best).abs() < 5e-4 {
+                String::new()
+            } else {
+                format!("({:+.3})", equity - best)
+            };
+            let diff = label(&diff, &["numeric", "dim-label"]);
+            diff.set_xalign(1.0);
+            grid.attach(&diff, 2, row, 1, 1);
+        }
+        let action = label(
+            &gettext_f("Proper cube action: {}", &[&cube_action_text(d.action)]),
+            &["heading"],
+        );
+        action.set_margin_top(12);
+        grid.attach(&action, 0, 4, 3, 1);
+        let mine = label(
+            &chances_text(mover, &cube.probabilities),
+            &["caption", "dim-label", "numeric"],
+        );
+        grid.attach(&mine, 0, 5, 3, 1);
+        let theirs = label(
+            &chances_text(opponent, &cube.probabilities.invert()),
+            &["caption", "dim-label", "numeric"],
+        );
+        grid.attach(&theirs, 0, 6, 3, 1);
+    }
+}
+
+fn label(text: &str, classes: &[&str]) -> gtk::Label {
+    let l = gtk::Label::new(Some(text));
+    l.set_xalign(0.0);
+    for c in classes {
+        l.add_css_class(c);
+    }
+    l
+}
+
+fn percent(p: f32) -> String {
+    format!("{:.1}%", p * 100.0)
+}
+
+/// "Ann: wins 52.1% (gammon 14.3%, backgammon 0.6%)".
+pub fn chances_text(name: &str, p: &Probabilities) -> String {
+    gettext_f(
+        "{}: wins {} (gammon {}, backgammon {})",
+        &[
+            name,
+            &percent(p.win),
+            &percent(p.win_gammon),
+            &percent(p.win_backgammon),
+        ],
+    )
+}
+
+/// "2-ply".
+pub fn plies_text(plies: u8) -> String {
+    gettext_f("{}-ply", &[&plies.to_string()])
+}
+
+/// The translated name of a cube alternative.
+pub fn option_text(option: CubeOption, centred: bool) -> String {
+    match (option, centred) {
+        (CubeOption::NoDouble, true) => gettext("No double"),
+        (CubeOption::NoDouble, false) => gettext("No redouble"),
+        (CubeOption::DoubleTake, true) => gettext("Double, take"),
+        (CubeOption::DoubleTake, false) => gettext("Redouble, take"),
+        (CubeOption::DoublePass, true) => gettext("Double, pass"),
+        (CubeOption::DoublePass, false) => gettext("Redouble, pass"),
+    }
+}
+
+/// The translated text of a proper cube action.
+pub fn cube_action_text(action: CubeAction) -> String {
+    match action {
+        CubeAction::DoubleTake => gettext("Double, take"),
+        CubeAction::DoublePass => gettext("Double, pass"),
+        CubeAction::NoDoubleTake => gettext("No double, take"),
+        CubeAction::TooGoodTake => gettext("Too good to double, take"),
+        CubeAction::TooGoodPass => gettext("Too good to double, pass"),
+        CubeAction::DoubleBeaver => gettext("Double, beaver"),
+        CubeAction::NoDoubleBeaver => gettext("No double, beaver"),
+        CubeAction::RedoubleTake => gettext("Redouble, take"),
+        CubeAction::RedoublePass => gettext("Redouble, pass"),
+        CubeAction::NoRedoubleTake => gettext("No redouble, take"),
+        CubeAction::TooGoodRedoubleTake => gettext("Too good to redouble, take"),
+        CubeAction::TooGoodRedoublePass => gettext("Too good to redouble, pass"),
+        CubeAction::NoRedoubleBeaver => gettext("No redouble, beaver"),
+        CubeAction::NoDoubleDeadCube => gettext("Never double, take (dead cube)"),
+        CubeAction::NoRedoubleDeadCube => gettext("Never redouble, take (dead cube)"),
+        CubeAction::NotAvailable => gettext("Double not available"),
+        CubeAction::OptionalDoubleTake => gettext("Optional double, take"),
+        CubeAction::OptionalRedoubleTake => gettext("Optional redouble, take"),
+        CubeAction::OptionalDoubleBeaver => gettext("Optional double, beaver"),
+        CubeAction::OptionalDoublePass => gettext("Optional double, pass"),
+        CubeAction::OptionalRedoublePass => gettext("Optional redouble, pass"),
+    }
+}

@@ -1,0 +1,302 @@
+//! Engine work off the main thread.
+//!
+//! [`Engine`] runs two worker threads, one for the bot's decisions and one for hints, so a hint
+//! never delays the bot and the reverse. Each owns its own [`Search`] (the nets are shared) and
+//! waits on a channel for [`Job`]s; answers go back on an `async_channel` that the window reads
+//! in a `glib::spawn_future_local` loop, so the window never blocks and never freezes.
+//!
+//! Every job carries an id. The window keeps the id of the job whose answer it still wants and
+//! drops any other answer (the user started a new match or moved on). Dropping the [`Engine`]
+//! (closing the window) closes the job channels: each worker finishes at most the job it is
+//! on, without anybody waiting for it, and ends; its answer is discarded.
+//!
+//! The bearoff databases are opened (or generated once, about two seconds) in the user's cache
+//! folder by the first worker that starts, and shared.
+
+use std::path::PathBuf;
+use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
+use std::thread;
+
+use cubeful_engine::bearoff::BearoffDb;
+use cubeful_engine::cube::{CubeContext, CubeDecision};
+use cubeful_engine::eval::{Nets, Probabilities};
+use cubeful_engine::game::bot::Bot;
+use cubeful_engine::game::{Action, Decision, Game};
+use cubeful_engine::met::MatchEquityTable;
+use cubeful_engine::notation::format_move;
+use cubeful_engine::search::{Level, Search};
+use cubeful_engine::{LegalMove, Player};
+
+/// Work for the engine.
+#[derive(Clone, Debug)]
+pub enum Job {
+    /// Decide the bot's next action in `game`.
+    Bot { game: Box<Game>, level: Level },
+    /// Analyse the decision pending in `game` for a hint.
+    Hint { game: Box<Game>, level: Level },
+}
+
+/// One candidate play of a hint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HintMove {
+    /// The play (mover's numbering).
+    pub mv: LegalMove,
+    /// In GNU Backgammon notation.
+    pub text: String,
+    /// Chances of the mover after the play.
+    pub probabilities: Probabilities,
+    /// Equity (normalised, cubeful).
+    pub equity: f32,
+    /// Equity minus the best play's (0 for the best, negative for the others).
+    pub difference: f32,
+    /// The ply it was evaluated at.
+    pub plies: u8,
+}
+
+/// The cube hint before the roll (or when answering a double).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeHint {
+    pub decision: CubeDecision,
+    /// Cubeless chances of the player on roll.
+    pub probabilities: Probabilities,
+    pub plies: u8,
+}
+
+/// A finished hint.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Hint {
+    /// Ranked plays, best first.
+    Moves(Vec<HintMove>),
+    /// The cube decision of the player on roll.
+    Cube(CubeHint),
+    /// Nothing to analyse now.
+    Nothing,
+}
+
+/// An answer from a worker.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// The bot's action (`None`: it had nothing to decide).
+    Bot {
+        id: u64,
+        action: Option<(Player, Action)>,
+    },
+    Hint {
+        id: u64,
+        hint: Hint,
+    },
+}
+
+impl Reply {
+    /// The id of the job answered.
+    pub fn id(&self) -> u64 {
+        match self {
+            Reply::Bot { id, .. } | Reply::Hint { id, .. } => *id,
+        }
+    }
+}
+
+/// The worker threads and their channels.
+#[derive(Debug)]
+pub struct Engine {
+    bot: mpsc::Sender<(u64, Job)>,
+    hint: mpsc::Sender<(u64, Job)>,
+    next_id: u64,
+}
+
+impl Engine {
+    /// Starts the workers. Answers arrive on the returned receiver. `cache` is the folder for
+    /// the bearoff databases (`None`: generate them in memory).
+    pub fn start(cache: Option<PathBuf>) -> (Engine, async_channel::Receiver<Reply>) {
+        let (reply_tx, reply_rx) = async_channel::unbounded();
+        let nets = Arc::new(Nets::embedded());
+        let bearoff: Arc<OnceLock<Arc<BearoffDb>>> = Arc::new(OnceLock::new());
+        let spawn = |name: &str| {
+            let (tx, rx) = mpsc::channel::<(u64, Job)>();
+            let replies = reply_tx.clone();
+            let nets = nets.clone();
+            let bearoff = bearoff.clone();
+            let cache = cache.clone();
+            thread::Builder::new()
+                .name(format!("cubeful-{name}"))
+                .spawn(move || worker(rx, replies, nets, bearoff, cache))
+                .expect("the system can start a thread");
+            tx
+        };
+        let bot = spawn("bot");
+        let hint = spawn("hint");
+        (
+            Engine {
+                bot,
+                hint,
+                next_id: 1,
+            },
+            reply_rx,
+        )
+    }
+
+    /// Queues `job` and returns its id. If the worker is gone (it cannot be, short of a crash
+    /// in the engine) the job is dropped and no answer will come.
+    pub fn submit(&mut self, job: Job) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let queue = match job {
+            Job::Bot { .. } => &self.bot,
+            Job::Hint { .. } => &self.hint,
+        };
+        let _ = queue.send((id, job));
+        id
+    }
+}
+
+/// The body of a worker thread: jobs in, replies out, until the job channel closes.
+fn worker(
+    jobs: mpsc::Receiver<(u64, Job)>,
+    replies: async_channel::Sender<Reply>,
+    nets: Arc<Nets>,
+    bearoff: Arc<OnceLock<Arc<BearoffDb>>>,
+    cache: Option<PathBuf>,
+) {
+    let mut search = Search::new(nets);
+    let db = bearoff.get_or_init(|| {
+        let mut quiet = |_event: cubeful_engine::bearoff::Event<'_>| {};
+        Arc::new(match &cache {
+            Some(dir) => BearoffDb::open_or_generate(dir, &mut quiet),
+            None => BearoffDb::generate(&mut quiet),
+        })
+    });
+    search.set_bearoff(Some(db.clone()));
+    while let Ok((id, job)) = jobs.recv() {
+        let reply = run(&mut search, id, job);
+        if replies.send_blocking(reply).is_err() {
+            break; // the window is gone
+        }
+    }
+}
+
+/// Does one job.
+pub fn run(search: &mut Search, id: u64, job: Job) -> Reply {
+    match job {
+        Job::Bot { game, level } => {
+            search.set_noise_seed(id);
+            Reply::Bot {
+                id,
+                action: Bot::new(level).choose(&game, search),
+            }
+        }
+        Job::Hint { game, level } => Reply::Hint {
+            id,
+            hint: hint(search, &game, level),
+        },
+    }
+}
+
+/// The hint for the decision pending in `game`.
+pub fn hint(search: &mut Search, game: &Game, level: Level) -> Hint {
+    let settings = level.settings();
+    let state = game.match_state();
+    let position = game.position();
+    let beavers = game.rules().beavers_apply();
+    let ctx = CubeContext::from_state(&state, MatchEquityTable::kazaross_xg2(), beavers);
+    match game.decision() {
+        Decision::Move { dice, .. } => {
+            let ranked = search.rank_moves(&position, dice, &ctx, &settings);
+            let best = ranked.first().map_or(0.0, |r| r.equity);
+            Hint::Moves(
+                ranked
+                    .iter()
+                    .map(|r| HintMove {
+                        mv: r.mv,
+                        text: format_move(&position, &r.mv.mv),
+                        probabilities: r.probabilities,
+                        equity: r.equity,
+                        difference: r.equity - best,
+                        plies: r.plies,
+                    })
+                    .collect(),
+            )
+        }
+        Decision::Roll { .. } | Decision::AnswerDouble { .. } => {
+            let analysis = search.cube_decision(&position, &ctx, &settings);
+            Hint::Cube(CubeHint {
+                decision: analysis.decision,
+                probabilities: analysis.probabilities,
+                plies: analysis.plies,
+            })
+        }
+        _ => Hint::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cubeful_engine::game::{Rules, ScriptedDice};
+
+    fn game(rolls: &str) -> Game {
+        let mut g = Game::new(
+            Rules::match_to(5),
+            Box::new(ScriptedDice::parse(rolls).unwrap()),
+        )
+        .unwrap();
+        g.new_game().unwrap();
+        g
+    }
+
+    #[test]
+    fn hint_ranks_moves_and_cube() {
+        let mut search = Search::new(Arc::new(Nets::embedded()));
+        let g = game("31 52");
+        match hint(&mut search, &g, Level::Expert) {
+            Hint::Moves(moves) => {
+                assert!(moves.len() > 5);
+                assert_eq!(moves[0].difference, 0.0);
+                assert!(moves.iter().all(|m| m.difference <= 0.0));
+                assert_eq!(moves[0].text, "8/5 6/5", "the best 31 makes the 5 point");
+            }
+            other => panic!("{other:?}"),
+        }
+        let mut g = g;
+        g.play_text(Player::Zero, "8/5 6/5").unwrap();
+        match hint(&mut search, &g, Level::Expert) {
+            Hint::Cube(c) => {
+                assert!(!c.decision.action.is_double(), "no double after one move");
+                assert!(c.probabilities.win > 0.2 && c.probabilities.win < 0.8);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn workers_answer_and_stop() {
+        let (mut engine, replies) = Engine::start(None);
+        let g = game("31");
+        let id = engine.submit(Job::Bot {
+            game: Box::new(g.clone()),
+            level: Level::Beginner,
+        });
+        let hid = engine.submit(Job::Hint {
+            game: Box::new(g),
+            level: Level::Beginner,
+        });
+        let mut got = Vec::new();
+        for _ in 0..2 {
+            let reply = replies.recv_blocking().unwrap();
+            got.push(reply.id());
+            match reply {
+                Reply::Bot { action, .. } => {
+                    let (player, action) = action.unwrap();
+                    assert_eq!(player, Player::Zero);
+                    assert!(matches!(action, Action::Move(_)));
+                }
+                Reply::Hint { hint, .. } => assert!(matches!(hint, Hint::Moves(_))),
+            }
+        }
+        got.sort();
+        assert_eq!(got, vec![id, hid]);
+        drop(engine);
+        // With the job channels closed the workers end and the reply channel closes.
+        assert!(replies.recv_blocking().is_err());
+    }
+}
