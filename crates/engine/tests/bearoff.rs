@@ -293,11 +293,13 @@ fn cubeful_equities_are_bounded_and_ordered() {
 #[test]
 fn cube_decisions_of_known_positions() {
     let db = db();
-    // A checker on the ace point against anything: the player wins at once.
+    // A checker on the ace point against anything: the player wins at once. With no gammon
+    // possible, playing on is worth no more than the pass: "double, pass", as GNU Backgammon
+    // says (never "too good").
     let p = position(&[(1, 1)], &[(6, 6)]);
     let d = db.cube_decision(&p, CubeState::Centred).unwrap();
     assert!((d.no_double - 1.0).abs() < 1e-9);
-    assert_eq!(d.action, CubeAction::TooGoodPass);
+    assert_eq!(d.action, CubeAction::DoublePass);
     // 6-point against the ace point: 27/36 to win: a pass (equity after a take would be 1).
     let p = position(&[(6, 1)], &[(1, 1)]);
     let d = db.cube_decision(&p, CubeState::Centred).unwrap();

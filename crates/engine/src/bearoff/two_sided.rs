@@ -382,11 +382,14 @@ impl TwoSided {
         } else {
             // An opponent indifferent between taking and passing passes.
             let take = double_take < double_pass;
+            // Without gammons (none are possible here) playing on can never beat the +1 of a
+            // pass, so a won position is "double, pass", as GNU Backgammon reports it; "too good"
+            // would need a no-double equity above +1.
             match (take, double_take.min(double_pass) > no_double) {
                 (true, true) => CubeAction::DoubleTake,
                 (true, false) => CubeAction::NoDoubleTake,
-                (false, true) => CubeAction::DoublePass,
-                (false, false) => CubeAction::TooGoodPass,
+                (false, _) if double_pass >= no_double - 1e-9 => CubeAction::DoublePass,
+                (false, _) => CubeAction::TooGoodPass,
             }
         };
         Some(CubeDecision {
