@@ -1,14 +1,13 @@
 //! `cubeful-cli hint <POSITION-ID>[:<MATCH-ID>] [--dice 31] [--plies N | --level NAME] [--json]`:
 //! the ranked plays of a roll, or the cube decision before the roll.
 
+use crate::nets::EngineArgs;
+use crate::report::{self, CubeWrap, MoveJson, MovesJson};
 use anyhow::{Context, Result};
 use cubeful_engine::cube::CubeContext;
 use cubeful_engine::met::MatchEquityTable;
 use cubeful_engine::search::{EvalSettings, Level};
-use cubeful_engine::{gnubg_id, notation, Dice};
-use serde::Serialize;
-
-use crate::nets::EngineArgs;
+use cubeful_engine::{gnubg_id, Dice};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -36,40 +35,6 @@ pub struct Args {
     engine: EngineArgs,
 }
 
-#[derive(Serialize)]
-struct MoveJson {
-    #[serde(rename = "move")]
-    mv: String,
-    equity: f32,
-    win: f32,
-    win_gammon: f32,
-    win_backgammon: f32,
-    lose_gammon: f32,
-    lose_backgammon: f32,
-    plies: u8,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mwc: Option<f32>,
-}
-
-#[derive(Serialize)]
-struct MovesJson {
-    moves: Vec<MoveJson>,
-}
-
-#[derive(Serialize)]
-struct CubeJson {
-    no_double: f32,
-    double_take: f32,
-    double_pass: f32,
-    action: &'static str,
-    plies: u8,
-}
-
-#[derive(Serialize)]
-struct CubeWrap {
-    cube: CubeJson,
-}
-
 pub fn run(args: &Args) -> Result<()> {
     let (position, state) = gnubg_id::decode(&args.position)
         .with_context(|| format!("bad GNU Backgammon ID {:?}", args.position))?;
@@ -94,81 +59,25 @@ pub fn run(args: &Args) -> Result<()> {
     match dice {
         Some(dice) => {
             let ranked = search.rank_moves(&position, dice, &ctx, &settings);
-            let moves: Vec<MoveJson> = ranked
-                .iter()
-                .map(|r| {
-                    let p = r.probabilities;
-                    MoveJson {
-                        mv: notation::format_move(&position, &r.mv.mv),
-                        equity: r.equity,
-                        win: p.win,
-                        win_gammon: p.win_gammon,
-                        win_backgammon: p.win_backgammon,
-                        lose_gammon: p.lose_gammon,
-                        lose_backgammon: p.lose_backgammon,
-                        plies: r.plies,
-                        mwc: r.mwc,
-                    }
-                })
-                .collect();
+            let moves: Vec<MoveJson> = ranked.iter().map(|r| MoveJson::new(&position, r)).collect();
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&MovesJson { moves })?);
             } else {
-                let best = moves.first().map_or(0.0, |m| m.equity);
-                println!("Rolled {dice}:");
-                for (i, m) in moves.iter().take(args.top.max(1)).enumerate() {
-                    let mv = if m.mv.is_empty() { "(no move)" } else { &m.mv };
-                    let diff = if i == 0 {
-                        String::new()
-                    } else {
-                        format!(" ({:+.3})", m.equity - best)
-                    };
-                    println!(
-                        "{:>3}. {}-ply  {:<28} Eq.: {:+.3}{diff}",
-                        i + 1,
-                        m.plies,
-                        mv,
-                        m.equity
-                    );
-                    println!(
-                        "       {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}",
-                        m.win,
-                        m.win_gammon,
-                        m.win_backgammon,
-                        1.0 - m.win,
-                        m.lose_gammon,
-                        m.lose_backgammon
-                    );
-                }
+                print!(
+                    "{}",
+                    report::moves_text(&report::rolled(dice), &moves, args.top.max(1))
+                );
             }
         }
         None => {
-            let a = search.cube_decision(&position, &ctx, &settings);
-            let d = a.decision;
+            let analysis = search.cube_decision(&position, &ctx, &settings);
             if args.json {
-                let json = CubeWrap {
-                    cube: CubeJson {
-                        no_double: d.no_double,
-                        double_take: d.double_take,
-                        double_pass: d.double_pass,
-                        action: d.action.text(),
-                        plies: a.plies,
-                    },
-                };
-                println!("{}", serde_json::to_string_pretty(&json)?);
-            } else {
-                let p = a.probabilities;
-                println!("Cube analysis, {}-ply:", a.plies);
                 println!(
-                    "  Chances: {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}",
-                    p.win,
-                    p.win_gammon,
-                    p.win_backgammon,
-                    1.0 - p.win,
-                    p.lose_gammon,
-                    p.lose_backgammon
+                    "{}",
+                    serde_json::to_string_pretty(&CubeWrap::new(&analysis))?
                 );
-                print!("{d}");
+            } else {
+                print!("{}", report::cube_text(&analysis));
             }
         }
     }

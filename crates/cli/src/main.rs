@@ -12,6 +12,7 @@ mod external;
 mod hint;
 mod moves;
 mod nets;
+mod report;
 mod show;
 mod terminal;
 mod train;
@@ -96,7 +97,7 @@ fn main() -> ExitCode {
 
 /// The error and its causes in one line. Engine errors often repeat their cause in their own
 /// message; a cause already contained in the text so far is not repeated.
-fn one_line(error: &anyhow::Error) -> String {
+pub(crate) fn one_line(error: &anyhow::Error) -> String {
     let mut text = String::new();
     for cause in error.chain() {
         let message = cause.to_string();

@@ -19,12 +19,12 @@ use cubeful_engine::game::bot::{self, Bot};
 use cubeful_engine::game::{Decision, Event, Game, RandomDice, Rules};
 use cubeful_engine::met::MatchEquityTable;
 use cubeful_engine::search::{EvalSettings, Level, Search};
-use cubeful_engine::{
-    gnubg_id, match_id, notation, position_id, xgid, MatchState, Player, Position,
-};
+use cubeful_engine::{gnubg_id, match_id, position_id, xgid, MatchState, Player, Position};
 use serde::Serialize;
 
 use crate::nets::EngineArgs;
+use crate::one_line;
+use crate::report::{self, CubeWrap, MoveJson, MovesJson};
 use commands::{Command, PlayerKind, PlayerRef, ShowWhat};
 use render::Names;
 
@@ -162,22 +162,6 @@ fn run_interactive(session: &mut Session) -> Result<()> {
     Ok(())
 }
 
-/// The error and its causes in one line, without repeating a cause already in the text.
-fn one_line(error: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in error.chain() {
-        let message = cause.to_string();
-        if text.contains(&message) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&message);
-    }
-    text
-}
-
 /// The human's default name: the login name, as GNU Backgammon does, else "user".
 fn default_user_name() -> String {
     std::env::var("USER")
@@ -195,30 +179,6 @@ fn next_seed(seed: &mut u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
-}
-
-#[derive(Serialize)]
-struct MoveJson {
-    #[serde(rename = "move")]
-    mv: String,
-    equity: f32,
-    win: f32,
-    win_gammon: f32,
-    win_backgammon: f32,
-    lose_gammon: f32,
-    lose_backgammon: f32,
-    plies: u8,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    mwc: Option<f32>,
-}
-
-#[derive(Serialize)]
-struct CubeJson {
-    no_double: f32,
-    double_take: f32,
-    double_pass: f32,
-    action: &'static str,
-    plies: u8,
 }
 
 #[derive(Serialize)]
@@ -771,83 +731,21 @@ impl Session {
                 let moves: Vec<MoveJson> = ranked
                     .iter()
                     .take(count.unwrap_or(usize::MAX))
-                    .map(|r| {
-                        let p = r.probabilities;
-                        MoveJson {
-                            mv: notation::format_move(&position, &r.mv.mv),
-                            equity: r.equity,
-                            win: p.win,
-                            win_gammon: p.win_gammon,
-                            win_backgammon: p.win_backgammon,
-                            lose_gammon: p.lose_gammon,
-                            lose_backgammon: p.lose_backgammon,
-                            plies: r.plies,
-                            mwc: r.mwc,
-                        }
-                    })
+                    .map(|r| MoveJson::new(&position, r))
                     .collect();
                 if json {
-                    #[derive(Serialize)]
-                    struct Moves {
-                        moves: Vec<MoveJson>,
-                    }
-                    self.say(serde_json::to_string(&Moves { moves })?);
+                    self.say(serde_json::to_string(&MovesJson { moves })?);
                 } else {
-                    let best = moves.first().map_or(0.0, |m| m.equity);
-                    let mut text = format!("Best plays of {dice}:\n");
-                    for (i, m) in moves.iter().take(count.unwrap_or(10)).enumerate() {
-                        let mv = if m.mv.is_empty() { "(no move)" } else { &m.mv };
-                        let diff = if i == 0 {
-                            String::new()
-                        } else {
-                            format!(" ({:+.3})", m.equity - best)
-                        };
-                        text.push_str(&format!(
-                            "{:>3}. {}-ply  {:<28} Eq.: {:+.3}{diff}\n       {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}\n",
-                            i + 1,
-                            m.plies,
-                            mv,
-                            m.equity,
-                            m.win,
-                            m.win_gammon,
-                            m.win_backgammon,
-                            1.0 - m.win,
-                            m.lose_gammon,
-                            m.lose_backgammon
-                        ));
-                    }
-                    self.say(text);
+                    let heading = format!("Best plays of {dice}:");
+                    self.say(report::moves_text(&heading, &moves, count.unwrap_or(10)));
                 }
             }
             Decision::Roll { .. } => {
-                let a = self.search()?.cube_decision(&position, &ctx, &settings);
-                let d = a.decision;
+                let analysis = self.search()?.cube_decision(&position, &ctx, &settings);
                 if json {
-                    #[derive(Serialize)]
-                    struct Cube {
-                        cube: CubeJson,
-                    }
-                    self.say(serde_json::to_string(&Cube {
-                        cube: CubeJson {
-                            no_double: d.no_double,
-                            double_take: d.double_take,
-                            double_pass: d.double_pass,
-                            action: d.action.text(),
-                            plies: a.plies,
-                        },
-                    })?);
+                    self.say(serde_json::to_string(&CubeWrap::new(&analysis))?);
                 } else {
-                    let p = a.probabilities;
-                    self.say(format!(
-                        "Cube analysis, {}-ply:\n  Chances: {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}\n{d}",
-                        a.plies,
-                        p.win,
-                        p.win_gammon,
-                        p.win_backgammon,
-                        1.0 - p.win,
-                        p.lose_gammon,
-                        p.lose_backgammon
-                    ));
+                    self.say(report::cube_text(&analysis));
                 }
             }
             Decision::AnswerDouble { may_beaver, .. } => {
