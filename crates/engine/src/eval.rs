@@ -397,12 +397,7 @@ impl Evaluator {
 }
 
 fn cache_slot(position: &Position) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in position.board() {
-        h ^= u64::from(b as u8);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (h >> (64 - CACHE_BITS)) as usize
+    (position.fingerprint() >> (64 - CACHE_BITS)) as usize
 }
 
 /// Facts about one side used by the sanity rules.

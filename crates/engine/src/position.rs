@@ -294,6 +294,17 @@ impl Position {
         Some(GameResult { winner, kind })
     }
 
+    /// A 64-bit FNV-1a hash of the board: the same for equal positions, well spread otherwise
+    /// (evaluation cache slots, per-position choices of the search).
+    #[inline]
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in &self.board {
+            h = (h ^ u64::from(b as u8)).wrapping_mul(0x0100_0000_01b3);
+        }
+        h
+    }
+
     fn both_closed_out(&self) -> bool {
         self.board[BAR] > 0
             && self.board[OFF] < 0

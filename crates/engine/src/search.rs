@@ -587,7 +587,7 @@ impl Search {
         let mut sum_p = [0.0f32; 5];
         let mut sum_v = vec![0.0f32; ctxs.len()];
         let rolls: Vec<Dice> = if settings.reduced && depth > 0 {
-            let group = (position_hash(position) % 3) as usize;
+            let group = (position.fingerprint() % 3) as usize;
             REDUCED_GROUPS[group]
                 .iter()
                 .map(|&(a, b)| Dice::new(a, b).expect("valid roll"))
@@ -692,21 +692,10 @@ impl Search {
     }
 }
 
-/// A hash of the board (FNV-1a), for choices that must be the same for the same position.
-fn position_hash(position: &Position) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in position.board() {
-        h = (h ^ u64::from(b as u8)).wrapping_mul(0x0100_0000_01B3);
-    }
-    h
-}
-
-/// One step of the SplitMix64 generator (a well-mixed 64-bit sequence from any seed).
+/// SplitMix64's output for the state `x` (a well-mixed 64-bit value from any seed).
 fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    let mut state = x;
+    crate::game::splitmix64(&mut state)
 }
 
 /// Sorts best first (stable: generation order among equals).

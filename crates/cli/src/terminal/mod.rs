@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use anyhow::{anyhow, bail, Context, Result};
 use cubeful_engine::cube::{CubeContext, Response};
 use cubeful_engine::game::bot::{self, Bot};
-use cubeful_engine::game::{Decision, Event, Game, RandomDice, Rules};
+use cubeful_engine::game::{splitmix64, Decision, Event, Game, RandomDice, Rules};
 use cubeful_engine::met::MatchEquityTable;
 use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{gnubg_id, match_id, position_id, xgid, MatchState, Player, Position};
@@ -172,15 +172,6 @@ fn default_user_name() -> String {
         .unwrap_or_else(|| "user".to_string())
 }
 
-/// A short splitmix step, to derive the seeds of successive matches from one seed.
-fn next_seed(seed: &mut u64) -> u64 {
-    *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *seed;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 #[derive(Serialize)]
 struct EvalJson {
     position_id: String,
@@ -298,7 +289,7 @@ impl Session {
     }
 
     fn dice_source(&mut self) -> Box<RandomDice> {
-        Box::new(RandomDice::new(next_seed(&mut self.seed)))
+        Box::new(RandomDice::new(splitmix64(&mut self.seed)))
     }
 
     /// Prints the messages of `events`.

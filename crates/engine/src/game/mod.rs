@@ -63,7 +63,7 @@ mod source;
 
 use thiserror::Error;
 
-pub use source::{DiceSource, RandomDice, ScriptedDice};
+pub use source::{splitmix64, DiceSource, RandomDice, ScriptedDice};
 
 use crate::dice::Dice;
 use crate::match_state::{CubeOwner, GameState, MatchState, Player, Resignation};

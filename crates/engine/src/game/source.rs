@@ -29,6 +29,16 @@ impl Clone for Box<dyn DiceSource> {
     }
 }
 
+/// One step of the SplitMix64 generator: advances `state` and returns the next well-mixed
+/// 64-bit value. Small, fast and the same on every machine; also used to derive seeds.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// Fair dice from a small seeded generator (SplitMix64). The same seed gives the same rolls on
 /// every machine, which makes games reproducible.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,11 +53,7 @@ impl RandomDice {
     }
 
     fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        splitmix64(&mut self.state)
     }
 
     /// One die, uniform on 1..=6 (rejection sampling on three random bits at a time).
