@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use cubeful_engine::{Dice, Position, Side, WinKind};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
@@ -69,13 +69,7 @@ impl DiceStream {
 
     fn get(&mut self, i: usize) -> Dice {
         while self.rolls.len() <= i {
-            let d = loop {
-                let a = self.rng.gen_range(1..=6);
-                let b = self.rng.gen_range(1..=6);
-                if !self.rolls.is_empty() || a != b {
-                    break Dice::new(a, b).expect("1..=6");
-                }
-            };
+            let d = crate::roll(&mut self.rng, self.rolls.is_empty());
             self.rolls.push(d);
         }
         self.rolls[i]

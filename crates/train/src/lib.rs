@@ -14,3 +14,17 @@ pub mod duel;
 pub mod players;
 pub mod supervised;
 pub mod td;
+
+use cubeful_engine::Dice;
+use rand::Rng;
+
+/// A random roll; the opening roll of a game is never a double (each player throws one die and
+/// the higher starts with both). Every training game and duel draws its dice through this.
+pub fn roll(rng: &mut impl Rng, opening: bool) -> Dice {
+    loop {
+        let (a, b) = (rng.gen_range(1..=6), rng.gen_range(1..=6));
+        if !opening || a != b {
+            return Dice::new(a, b).expect("dice in 1..=6");
+        }
+    }
+}

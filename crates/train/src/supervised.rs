@@ -77,12 +77,7 @@ pub fn sample_positions(
             let mut position = Position::starting();
             let mut out = Vec::new();
             for turn in 0..10_000 {
-                let dice = loop {
-                    let d = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("1..=6");
-                    if turn > 0 || !d.is_double() {
-                        break d;
-                    }
-                };
+                let dice = crate::roll(&mut rng, turn == 0);
                 out.push(position);
                 let ranked = evaluator.rank_moves(&position, dice);
                 let pick = if rng.gen_bool(explore) {

@@ -20,7 +20,7 @@ use cubeful_engine::class::classify;
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
 use cubeful_engine::inputs::{CONTACT_INPUTS, INPUT_VERSION, RACE_INPUTS};
 use cubeful_engine::nn::{Net, NetClass, NetFileError};
-use cubeful_engine::{Dice, Position, Side};
+use cubeful_engine::{Position, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -188,19 +188,13 @@ pub fn save_checkpoint(dir: &Path, state: &TdState, nets: &Nets) -> Result<(), T
 /// Plays one self-play game with frozen nets.
 fn play(evaluator: &mut Evaluator, seed: u64, game: u64) -> GameRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ game.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut roll = |first: bool| loop {
-        let d = Dice::new(rng.gen_range(1..=6), rng.gen_range(1..=6)).expect("1..=6");
-        if !(first && d.is_double()) {
-            break d;
-        }
-    };
     let mut position = Position::starting();
     let mut record = GameRecord {
         positions: Vec::with_capacity(128),
         chosen: Vec::with_capacity(128),
     };
     for turn in 0..10_000 {
-        let dice = roll(turn == 0);
+        let dice = crate::roll(&mut rng, turn == 0);
         let (m, p) = evaluator.best_move(&position, dice);
         record.positions.push(position);
         if let Some(result) = m.position.result() {
