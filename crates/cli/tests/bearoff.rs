@@ -1,38 +1,10 @@
 //! End-to-end tests of `cubeful-cli bearoff …` and `cubeful-cli bench bearoff`.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cubeful-cli"))
-        .args(args)
-        .env_remove("CUBEFUL_BEAROFF_DIR")
-        .output()
-        .expect("cubeful-cli runs")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "cubeful-cli {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-/// Bad input: exit code 2, one line on standard error mentioning `expect`, no panic.
-fn assert_refused(args: &[&str], expect: &str) {
-    let out = run(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(
-        err.contains(expect),
-        "{args:?}: {err:?} should mention {expect:?}"
-    );
-}
+use common::{assert_refused, run, stdout};
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir =

@@ -1,38 +1,9 @@
 //! End-to-end tests of the `cubeful-cli` binary.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cubeful-cli"))
-        .args(args)
-        .output()
-        .expect("cubeful-cli runs")
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "cubeful-cli {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
-}
-
-/// Bad input: exit code 2 and exactly one line on standard error, never a panic.
-fn assert_refused(args: &[&str], expect: &str) {
-    let out = run(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-    assert!(!err.contains("panicked"), "{args:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    assert!(
-        err.contains(expect),
-        "{args:?}: {err:?} should mention {expect:?}"
-    );
-    assert!(out.stdout.is_empty());
-}
+use common::{assert_refused, run, stdout};
 
 #[test]
 fn moves_of_the_opening_31() {
