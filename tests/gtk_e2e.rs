@@ -7,8 +7,8 @@
 //! `CUBEFUL_UPDATE_SCREENSHOT=1` the first one replaces `docs/screenshot.png`.
 //!
 //! Needs `Xvfb`, `xdotool` and ImageMagick's `import` (Debian: xvfb, xdotool, imagemagick).
-//! Without them the test says so and passes, so that `cargo test` works on a machine without
-//! a display stack; CI installs them.
+//! Without them the test says so loudly and passes, so that `cargo test` works on a machine
+//! without a display stack; under CI (`CI` set) it fails instead, and `.ci/run` installs them.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -150,7 +150,10 @@ fn decision(s: &Value) -> String {
 fn play_a_move_with_the_mouse() {
     for tool in ["Xvfb", "xdotool", "import"] {
         if !have(tool) {
-            eprintln!("skipped: {tool} is not installed (Debian: xvfb, xdotool, imagemagick)");
+            let message = format!("{tool} is not installed (Debian: xvfb, xdotool, imagemagick)");
+            // CI installs them (.ci/run): there a missing tool is a failure, never a silent pass.
+            assert!(std::env::var_os("CI").is_none(), "{message}");
+            eprintln!("\n*** GUI END-TO-END TEST SKIPPED: {message} ***\n");
             return;
         }
     }
