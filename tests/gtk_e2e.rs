@@ -16,7 +16,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use cubeful_engine::notation::parse_move;
+use cubeful_engine::formats::notation::parse_move;
 use cubeful_engine::{position_id, Dice};
 use serde_json::Value;
 

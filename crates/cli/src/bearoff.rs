@@ -2,17 +2,17 @@
 //!
 //! The default databases live in the user cache folder (`ProjectDirs::from("org", "Cubeful",
 //! "cubeful")`, subfolder `bearoff`), or in `$CUBEFUL_BEAROFF_DIR`, or in `--dir DIR`. They are
-//! generated there on first use; see `cubeful_engine::bearoff` for the storage policy.
+//! generated there on first use; see `cubeful_engine::eval::bearoff` for the storage policy.
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use cubeful_engine::bearoff::{
+use cubeful_engine::eval::bearoff::{
     self, BearoffDb, CubeState, DbKind, Distribution, Event, Goal, Layout, OneSided, TwoSided,
 };
-use cubeful_engine::class::{classify, PositionClass};
+use cubeful_engine::eval::class::{classify, PositionClass};
 use cubeful_engine::eval::BearoffOracle;
 use cubeful_engine::{gnubg_id, position_id, CubeOwner, MatchState, Position, Side};
 use serde::Serialize;

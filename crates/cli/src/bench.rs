@@ -118,8 +118,8 @@ fn random_contact_positions(count: usize) -> Vec<Position> {
                 .iter()
                 .all(|&s| position.bar(s) == 0 && position.off(s) == 0);
             if plain
-                && cubeful_engine::class::classify(&position)
-                    == cubeful_engine::class::PositionClass::Contact
+                && cubeful_engine::eval::class::classify(&position)
+                    == cubeful_engine::eval::class::PositionClass::Contact
                 && seen.insert(position)
             {
                 out.push(position);
@@ -267,7 +267,7 @@ fn hint(plies: u8, passes: u32, nets: &crate::nets::NetsArg, json: bool) -> Resu
                 let m = search.best_move(&start_position, d, &ctx, &settings);
                 format!(
                     "{d}: {}",
-                    cubeful_engine::notation::format_move(&start_position, &m.mv.mv)
+                    cubeful_engine::formats::notation::format_move(&start_position, &m.mv.mv)
                 )
             })
             .collect();

@@ -4,7 +4,9 @@
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use cubeful_engine::bearoff::{BearoffDb, Layout, OneSided, TwoSided, DEFAULT_TWO_SIDED_CHECKERS};
+use cubeful_engine::eval::bearoff::{
+    BearoffDb, Layout, OneSided, TwoSided, DEFAULT_TWO_SIDED_CHECKERS,
+};
 use cubeful_engine::eval::BearoffOracle;
 use cubeful_engine::Position;
 use serde::Serialize;

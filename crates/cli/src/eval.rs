@@ -2,9 +2,9 @@
 //! the player on roll.
 
 use anyhow::{Context, Result};
-use cubeful_engine::class::classify;
+use cubeful_engine::cube::met::MatchEquityTable;
 use cubeful_engine::cube::CubeContext;
-use cubeful_engine::met::MatchEquityTable;
+use cubeful_engine::eval::class::classify;
 use cubeful_engine::search::EvalSettings;
 use cubeful_engine::{gnubg_id, position_id};
 use serde::Serialize;

@@ -34,10 +34,10 @@ use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
+use cubeful_engine::analysis::bot;
+use cubeful_engine::cube::met::MatchEquityTable;
 use cubeful_engine::cube::{cubeless_mwc, CubeContext, Response};
-use cubeful_engine::fibs::{FibsBoard, FibsGame};
-use cubeful_engine::game::bot;
-use cubeful_engine::met::MatchEquityTable;
+use cubeful_engine::formats::fibs::{FibsBoard, FibsGame};
 use cubeful_engine::search::{EvalSettings, FilterPreset, Level, Search};
 use cubeful_engine::{Move, Position, Resignation};
 

@@ -4,8 +4,8 @@
 use crate::nets::EngineArgs;
 use crate::report::{self, CubeWrap, MoveJson, MovesJson};
 use anyhow::{Context, Result};
+use cubeful_engine::cube::met::MatchEquityTable;
 use cubeful_engine::cube::CubeContext;
-use cubeful_engine::met::MatchEquityTable;
 use cubeful_engine::search::{EvalSettings, Level};
 use cubeful_engine::{gnubg_id, Dice};
 

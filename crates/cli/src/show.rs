@@ -1,10 +1,9 @@
 //! `cubeful-cli show <POSITION-ID>[:<MATCH-ID>]` or `cubeful-cli show --xgid <XGID>`
 
 use anyhow::{bail, Context, Result};
-use cubeful_engine::xgid::Xgid;
-use cubeful_engine::{
-    ascii_board, gnubg_id, match_id, position_id, CubeOwner, Player, Position, Side,
-};
+use cubeful_engine::formats::ascii_board;
+use cubeful_engine::formats::ids::xgid::Xgid;
+use cubeful_engine::{gnubg_id, match_id, position_id, CubeOwner, Player, Position, Side};
 use serde::Serialize;
 
 #[derive(clap::Args)]

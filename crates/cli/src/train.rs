@@ -19,6 +19,36 @@ pub enum What {
     Sample(SampleArgs),
     /// Supervised epochs of the nets towards a data file's targets.
     Supervised(SupervisedArgs),
+    /// Positions from self-play, labelled with cubeless n-ply chances, written in chunks to a
+    /// folder; resumable (chunks already written are skipped).
+    Label(LabelArgs),
+}
+
+#[derive(clap::Args)]
+pub struct LabelArgs {
+    /// Nets that play the games and compute the targets (default: the embedded nets).
+    #[command(flatten)]
+    nets: crate::nets::NetsArg,
+    /// Folder for the chunks (`chunk-00000.bin`, …).
+    #[arg(long)]
+    dir: PathBuf,
+    /// Number of chunks to have in the folder when done.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    chunks: u32,
+    /// Positions per chunk.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    chunk_positions: u32,
+    /// Lookahead of the targets.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+    plies: u8,
+    /// Chunk i uses seed `seed * 1_000_003 + i`.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Chance of playing one of the five best moves at random instead of the best.
+    #[arg(long, default_value_t = 0.1)]
+    explore: f64,
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(clap::Args)]
@@ -107,6 +137,7 @@ pub fn run(what: &What) -> Result<()> {
         What::Td(args) => run_td(args),
         What::Sample(args) => run_sample(args),
         What::Supervised(args) => run_supervised(args),
+        What::Label(args) => run_label(args),
     }
 }
 
@@ -135,6 +166,47 @@ fn run_sample(args: &SampleArgs) -> Result<()> {
     );
     dataset::save(&args.out, &examples)?;
     eprintln!("sample: wrote {}", args.out.display());
+    Ok(())
+}
+
+fn run_label(args: &LabelArgs) -> Result<()> {
+    if !(0.0..=1.0).contains(&args.explore) {
+        anyhow::bail!("--explore must be between 0 and 1");
+    }
+    let threads = threads_or_all(args.threads);
+    let nets = args.nets.load()?;
+    if !args.dir.is_dir() {
+        anyhow::bail!("--dir {} is not a folder", args.dir.display());
+    }
+    for chunk in 0..args.chunks {
+        let path = args.dir.join(format!("chunk-{chunk:05}.bin"));
+        if path.exists() {
+            continue;
+        }
+        let start = Instant::now();
+        let seed = args
+            .seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add(u64::from(chunk));
+        let positions = supervised::sample_positions(
+            &nets,
+            args.chunk_positions as usize,
+            seed,
+            args.explore,
+            threads,
+        );
+        let examples = supervised::deep_targets(&nets, &positions, args.plies, threads);
+        dataset::save(&path, &examples)?;
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "label: {} ({} positions at {}-ply) in {:.0} s, {:.1} positions/s",
+            path.display(),
+            examples.len(),
+            args.plies,
+            secs,
+            examples.len() as f64 / secs
+        );
+    }
     Ok(())
 }
 

@@ -35,9 +35,9 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use anyhow::Result;
+use cubeful_engine::analysis::bot;
+use cubeful_engine::cube::met::MatchEquityTable;
 use cubeful_engine::cube::{CubeContext, Response};
-use cubeful_engine::game::bot;
-use cubeful_engine::met::MatchEquityTable;
 use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{
     gnubg_id, position_id, xgid, CubeOwner, Dice, MatchState, Move, Player, Position,

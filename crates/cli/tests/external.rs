@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use cubeful_engine::fibs::FibsBoard;
+use cubeful_engine::formats::fibs::FibsBoard;
 use cubeful_engine::{legal_moves, notation};
 
 /// The server, killed when the test ends.

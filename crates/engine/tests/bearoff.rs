@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use cubeful_engine::bearoff::{
+use cubeful_engine::eval::bearoff::{
     self, BearoffDb, CubeAction, CubeState, Event, Goal, Layout, OneSided, TwoSided,
 };
 use cubeful_engine::eval::{BearoffOracle, Evaluator, Nets};

@@ -6,6 +6,7 @@
 
 mod common;
 
+use cubeful_engine::cube::met::{MatchEquityTable, MatchScore};
 use cubeful_engine::cube::{
     average_win_loss, cube_decision, cubeful_equity, cubeful_mwc, cubeless_equity, cubeless_mwc,
     decide, match_cube_points, match_dead_take_point, money_live_equity, money_points,
@@ -13,7 +14,6 @@ use cubeful_engine::cube::{
     Response,
 };
 use cubeful_engine::eval::Probabilities;
-use cubeful_engine::met::{MatchEquityTable, MatchScore};
 use cubeful_engine::Player;
 use proptest::prelude::*;
 

@@ -7,9 +7,9 @@ mod common;
 
 use std::collections::HashMap;
 
-use cubeful_engine::fibs::{Direction, FibsBoard, FibsColour, FibsError, FibsGame};
-use cubeful_engine::movegen::play_steps;
-use cubeful_engine::notation::format_move;
+use cubeful_engine::formats::fibs::{Direction, FibsBoard, FibsColour, FibsError, FibsGame};
+use cubeful_engine::formats::notation::format_move;
+use cubeful_engine::rules::movegen::play_steps;
 use cubeful_engine::{
     legal_moves, CubeOwner, Dice, GameState, MatchState, Player, Position, Side, Step,
 };

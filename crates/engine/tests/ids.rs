@@ -12,10 +12,10 @@ mod common;
 use std::collections::HashMap;
 use std::io::Read;
 
-use cubeful_engine::gnubg_id::{self, GnubgIdError};
-use cubeful_engine::match_id::{self, MatchIdError};
-use cubeful_engine::position_id::{self, PositionIdError};
-use cubeful_engine::xgid::{self, Xgid, XgidError};
+use cubeful_engine::formats::ids::gnubg_id::{self, GnubgIdError};
+use cubeful_engine::formats::ids::match_id::{self, MatchIdError};
+use cubeful_engine::formats::ids::position_id::{self, PositionIdError};
+use cubeful_engine::formats::ids::xgid::{self, Xgid, XgidError};
 use cubeful_engine::{CubeOwner, Dice, GameState, MatchState, Player, Position, Resignation, Side};
 use proptest::prelude::*;
 

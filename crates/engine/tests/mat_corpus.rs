@@ -9,8 +9,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use cubeful_engine::mat::{ActionKind, Game, MatchFile, Play};
-use cubeful_engine::notation::{parse_move, MoveParseError};
+use cubeful_engine::formats::mat::{ActionKind, Game, MatchFile, Play};
+use cubeful_engine::formats::notation::{parse_move, MoveParseError};
 use cubeful_engine::{legal_moves, Dice, Player, Position, Side};
 
 /// What kept a game from being replayed to its end.

@@ -8,7 +8,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use cubeful_engine::met::{MatchEquityTable, MatchScore, MetError, TableKind, MAX_AWAY};
+use cubeful_engine::cube::met::{MatchEquityTable, MatchScore, MetError, TableKind, MAX_AWAY};
 use cubeful_engine::Player;
 use proptest::prelude::*;
 

@@ -574,8 +574,8 @@ pub fn error_text(e: &GameError) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_engine::analysis::bot::Bot;
     use cubeful_engine::eval::Nets;
-    use cubeful_engine::game::bot::Bot;
     use cubeful_engine::search::Search;
     use std::sync::Arc;
 

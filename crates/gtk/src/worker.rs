@@ -18,13 +18,13 @@ use std::sync::mpsc;
 use std::sync::{Arc, OnceLock};
 use std::thread;
 
-use cubeful_engine::bearoff::BearoffDb;
+use cubeful_engine::analysis::bot::Bot;
+use cubeful_engine::cube::met::MatchEquityTable;
 use cubeful_engine::cube::{CubeContext, CubeDecision};
+use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::{Nets, Probabilities};
-use cubeful_engine::game::bot::Bot;
+use cubeful_engine::formats::notation::format_move;
 use cubeful_engine::game::{Action, Decision, Game};
-use cubeful_engine::met::MatchEquityTable;
-use cubeful_engine::notation::format_move;
 use cubeful_engine::search::{Level, Search};
 use cubeful_engine::{LegalMove, Player};
 
@@ -160,7 +160,7 @@ fn worker(
 ) {
     let mut search = Search::new(nets);
     let db = bearoff.get_or_init(|| {
-        let mut quiet = |_event: cubeful_engine::bearoff::Event<'_>| {};
+        let mut quiet = |_event: cubeful_engine::eval::bearoff::Event<'_>| {};
         Arc::new(match &cache {
             Some(dir) => BearoffDb::open_or_generate(dir, &mut quiet),
             None => BearoffDb::generate(&mut quiet),

@@ -1,7 +1,7 @@
 //! Gradient steps on a net: online stochastic gradient descent with the cross-entropy loss of the
 //! five sigmoid outputs (whose gradient at the output pre-activation is simply `target − output`).
 
-use cubeful_engine::nn::{Net, OUTPUTS};
+use cubeful_engine::eval::nn::{Net, OUTPUTS};
 
 /// Scratch space for gradient steps on nets of up to `hidden` hidden units.
 pub struct Sgd {
@@ -73,7 +73,7 @@ fn net_inputs(w1_len: usize, hidden: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cubeful_engine::nn::NetClass;
+    use cubeful_engine::eval::nn::NetClass;
 
     #[test]
     fn steps_reduce_the_error() {

@@ -5,8 +5,8 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use cubeful_engine::cube::{CubeContext, Ownership};
+use cubeful_engine::eval::pubeval::PubEval;
 use cubeful_engine::eval::{Evaluator, Nets};
-use cubeful_engine::pubeval::PubEval;
 use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{Dice, LegalMove, MoveGenerator, Position};
 use rand::Rng;
@@ -131,9 +131,9 @@ pub enum PlayerData {
 #[derive(Debug, Error)]
 pub enum PlayerLoadError {
     #[error(transparent)]
-    Nets(#[from] cubeful_engine::nn::NetFileError),
+    Nets(#[from] cubeful_engine::eval::nn::NetFileError),
     #[error(transparent)]
-    PubEval(#[from] cubeful_engine::pubeval::PubEvalError),
+    PubEval(#[from] cubeful_engine::eval::pubeval::PubEvalError),
 }
 
 impl PlayerSpec {

@@ -13,9 +13,9 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use cubeful_engine::class::classify;
+use cubeful_engine::eval::class::classify;
+use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
-use cubeful_engine::inputs::{CONTACT_INPUTS, RACE_INPUTS};
 use cubeful_engine::{Dice, Position};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -129,6 +129,50 @@ pub fn one_ply_targets(nets: &Arc<Nets>, positions: &[Position], threads: usize)
     .into_iter()
     .flatten()
     .collect()
+}
+
+/// Cubeless `plies`-ply targets for `positions` (finished games are skipped): the chances
+/// [`Search::evaluate`](cubeful_engine::search::Search::evaluate) gives with the cube ignored, the
+/// best play of each roll inside the search chosen at 0-ply.
+pub fn deep_targets(
+    nets: &Arc<Nets>,
+    positions: &[Position],
+    plies: u8,
+    threads: usize,
+) -> Vec<Example> {
+    use cubeful_engine::cube::{CubeContext, Ownership};
+    use cubeful_engine::search::{EvalSettings, FilterPreset, Search};
+    let settings = EvalSettings {
+        plies,
+        cubeful: false,
+        noise: 0.0,
+        deterministic: true,
+        filter: FilterPreset::Normal,
+        reduced: false,
+    };
+    let ctx = CubeContext::money(1, Ownership::Centered);
+    let searches: Mutex<Vec<Search>> = Mutex::new(Vec::new());
+    let out = parallel_map(
+        positions.len(),
+        threads,
+        || Evaluator::new(nets.clone()),
+        |evaluator, i| {
+            let position = positions[i];
+            if position.result().is_some() {
+                return None;
+            }
+            // Searchers (each with its own evaluation cache) are reused across positions.
+            let mut search = searches
+                .lock()
+                .expect("no panic while locked")
+                .pop()
+                .unwrap_or_else(|| Search::new(evaluator.nets().clone()));
+            let target = search.evaluate(&position, &ctx, &settings).probabilities;
+            searches.lock().expect("no panic while locked").push(search);
+            Some(Example { position, target })
+        },
+    );
+    out.into_iter().flatten().collect()
 }
 
 /// Settings of supervised training.

@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use cubeful_engine::class::classify;
+use cubeful_engine::eval::class::classify;
+use cubeful_engine::eval::inputs::{CONTACT_INPUTS, INPUT_VERSION, RACE_INPUTS};
+use cubeful_engine::eval::nn::{Net, NetClass, NetFileError};
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
-use cubeful_engine::inputs::{CONTACT_INPUTS, INPUT_VERSION, RACE_INPUTS};
-use cubeful_engine::nn::{Net, NetClass, NetFileError};
 use cubeful_engine::{Position, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

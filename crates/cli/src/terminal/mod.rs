@@ -14,10 +14,10 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
+use cubeful_engine::analysis::bot::{self, Bot};
+use cubeful_engine::cube::met::MatchEquityTable;
 use cubeful_engine::cube::{CubeContext, Response};
-use cubeful_engine::game::bot::{self, Bot};
 use cubeful_engine::game::{splitmix64, Decision, Event, Game, RandomDice, Rules};
-use cubeful_engine::met::MatchEquityTable;
 use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{gnubg_id, match_id, position_id, xgid, MatchState, Player, Position};
 use serde::Serialize;

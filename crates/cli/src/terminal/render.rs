@@ -1,9 +1,10 @@
 //! What the terminal session prints: event messages in the style of GNU Backgammon, the board,
 //! the score, and the JSON documents of `show --json`.
 
+use cubeful_engine::formats::ascii_board;
 use cubeful_engine::game::{resignation_name, Decision, Ending, Event, Game};
 use cubeful_engine::{
-    ascii_board, gnubg_id, match_id, position_id, xgid, CubeOwner, Player, Position, Side, WinKind,
+    gnubg_id, match_id, position_id, xgid, CubeOwner, Player, Position, Side, WinKind,
 };
 use serde::Serialize;
 

@@ -13,7 +13,7 @@
 //!   the higher die starts and plays both dice. The opening throw is drawn from the game's
 //!   [`DiceSource`] as one [`Dice`]: first die player 0's (O's), second die player 1's (X's).
 //! * **Turns.** Before rolling, the player on roll may double (if he has access to the cube),
-//!   resign, or roll. After the roll he must play a legal move ([`crate::movegen`]); a roll that
+//!   resign, or roll. After the roll he must play a legal move ([`crate::rules::movegen`]); a roll that
 //!   cannot be played passes the turn at once ([`Event::CannotMove`]).
 //! * **Cube.** A doubled player takes (and owns the cube at twice the value), drops (and loses the
 //!   game at the current value), or — in money play with beavers — beavers: takes and at once
@@ -58,19 +58,20 @@
 //! assert_eq!(game.to_act(), Some(Player::Zero));
 //! ```
 
-pub mod bot;
+pub mod match_state;
+pub mod record;
 mod source;
 
 use thiserror::Error;
 
 pub use source::{splitmix64, DiceSource, RandomDice, ScriptedDice};
 
-use crate::dice::Dice;
-use crate::match_state::{CubeOwner, GameState, MatchState, Player, Resignation};
-use crate::movegen::{legal_moves, LegalMove};
-use crate::moves::Move;
-use crate::notation::{format_move, parse_move, MoveParseError};
-use crate::position::{Position, Side, WinKind, BAR, OFF};
+use crate::formats::notation::{format_move, parse_move, MoveParseError};
+use crate::game::match_state::{CubeOwner, GameState, MatchState, Player, Resignation};
+use crate::rules::dice::Dice;
+use crate::rules::movegen::{legal_moves, LegalMove};
+use crate::rules::moves::Move;
+use crate::rules::position::{Position, Side, WinKind, BAR, OFF};
 
 /// The largest cube: 2^15 = 32768, the largest a Match ID can hold.
 pub const MAX_CUBE_LOG2: u8 = 15;
@@ -199,7 +200,7 @@ pub struct GameOutcome {
 }
 
 /// What happened. Commands return their events in order; the same events make up the record of
-/// each game ([`GameRecord::events`]).
+/// each game ([`GameLog::events`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
     /// Game `number` (counting from 1) starts at `score`.
@@ -301,7 +302,7 @@ impl Decision {
 
 /// The record of one game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct GameLog {
     /// 1 for the first game of the match or session.
     pub number: usize,
     /// The score when the game started.
@@ -424,7 +425,7 @@ pub struct Game {
     cube_owner: CubeOwner,
     /// The largest resignation each player has had rejected in this game.
     rejected: [Option<Resignation>; 2],
-    games: Vec<GameRecord>,
+    games: Vec<GameLog>,
     dice: Box<dyn DiceSource>,
 }
 
@@ -531,7 +532,7 @@ impl Game {
         game.on_roll = state.on_roll;
         game.cube_log2 = state.cube_log2;
         game.cube_owner = state.cube_owner;
-        game.games.push(GameRecord {
+        game.games.push(GameLog {
             number: 1,
             score: state.score,
             crawford: crawford_game,
@@ -632,12 +633,12 @@ impl Game {
     }
 
     /// The games so far, the current one last.
-    pub fn games(&self) -> &[GameRecord] {
+    pub fn games(&self) -> &[GameLog] {
         &self.games
     }
 
     /// The record of the current (or last) game.
-    pub fn current_record(&self) -> Option<&GameRecord> {
+    pub fn current_record(&self) -> Option<&GameLog> {
         self.games.last()
     }
 
@@ -768,7 +769,7 @@ impl Game {
         self.cube_owner = CubeOwner::Centered;
         self.rejected = [None; 2];
         self.stage = Stage::Opening;
-        self.games.push(GameRecord {
+        self.games.push(GameLog {
             number: self.games.len() + 1,
             score: self.score,
             crawford,

@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::fmt;
 
-use crate::dice::Dice;
+use crate::rules::dice::Dice;
 
 /// A source of rolls for a game. The opening roll is drawn as one [`Dice`] too: its first die is
 /// player 0's (O's), its second die player 1's (X's).
@@ -101,7 +101,7 @@ impl ScriptedDice {
 
     /// Parses rolls written as in [`Dice`]'s `FromStr` (`"31"`, `"3-1"`), separated by blanks or
     /// commas: `"31 52 66"`.
-    pub fn parse(text: &str) -> Result<ScriptedDice, crate::dice::DiceError> {
+    pub fn parse(text: &str) -> Result<ScriptedDice, crate::rules::dice::DiceError> {
         let rolls = text
             .split(|c: char| c.is_whitespace() || c == ',')
             .filter(|t| !t.is_empty())

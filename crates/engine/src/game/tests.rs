@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use super::bot::{self, Bot};
 use super::*;
+use crate::analysis::bot::{self, Bot};
 use crate::eval::Nets;
-use crate::gnubg_id;
-use crate::moves::Step;
+use crate::formats::ids::gnubg_id;
+use crate::rules::moves::Step;
 use crate::search::{Level, Search};
 
 const O: Player = Player::Zero;
@@ -27,7 +27,7 @@ struct Snapshot {
     position: Position,
     state: MatchState,
     decision: Decision,
-    games: Vec<GameRecord>,
+    games: Vec<GameLog>,
     rules: Rules,
 }
 

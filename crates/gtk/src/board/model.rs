@@ -4,13 +4,13 @@
 //! coordinates with the [`Geometry`] of the moment, into [`Action`]s, and produces the
 //! [`Scene`] to draw. No GTK here, so all of it is tested without a display.
 
-use cubeful_engine::movegen::play_steps;
+use cubeful_engine::rules::movegen::play_steps;
 use cubeful_engine::{Dice, LegalMove, Position, Side, Step};
 
-use super::assembly::{AssemblyError, DieChoice, MoveAssembly};
 use super::geometry::{CubePlace, Geometry, Hit, Seat, Slot, MAX_BAR_STACK, MAX_STACK};
 use super::scene::{Colours, CubeScene, DiceScene, Floating, Scene, SeatInfo};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
+use cubeful_engine::rules::assembly::{AssemblyError, DieChoice, MoveAssembly};
 
 /// The state of the match as the board shows it, set by the window.
 #[derive(Clone, Debug, PartialEq)]
@@ -706,7 +706,7 @@ mod tests {
         match m.click(&g, dx, dy, Button::Primary) {
             Action::FinishMove(mv) => {
                 assert_eq!(
-                    cubeful_engine::notation::format_move(&Position::starting(), &mv.mv),
+                    cubeful_engine::formats::notation::format_move(&Position::starting(), &mv.mv),
                     "8/5 6/5"
                 );
             }
@@ -812,7 +812,8 @@ mod tests {
         m.set_display(Display::default());
         // The top player plays 13/10 10/9 (from his side).
         let start = Position::starting();
-        let mv = cubeful_engine::notation::parse_move(&start, dice("31"), "13/10 10/9").unwrap();
+        let mv = cubeful_engine::formats::notation::parse_move(&start, dice("31"), "13/10 10/9")
+            .unwrap();
         assert!(m.animate(Seat::Top, start, &mv));
         let s0 = m.scene(&g);
         let f0 = s0.floating.unwrap();

@@ -1,0 +1,3 @@
+//! Decisions for front ends: the bot.
+
+pub mod bot;

@@ -1,0 +1,7 @@
+//! Text and file formats: identifiers, move notation, FIBS boards, the ASCII board, `.mat`.
+
+pub mod ascii_board;
+pub mod fibs;
+pub mod ids;
+pub mod mat;
+pub mod notation;

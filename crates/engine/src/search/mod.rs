@@ -1,0 +1,892 @@
+//! n-ply lookahead with GNU Backgammon's move filters, cubeful at every ply, and the predefined
+//! playing levels.
+//!
+//! # What "n-ply" means
+//!
+//! A position before the roll is evaluated at 0-ply by the nets. At n-ply (n ≥ 1) it is the average
+//! over the 21 rolls (weights 1 for doubles, 2 otherwise) of the value after the best play of each
+//! roll, that resulting position being evaluated from the opponent's side at (n − 1)-ply. Inside
+//! the search the best play of each roll is chosen at 0-ply, as GNU Backgammon does. A checker-play
+//! decision at n-ply evaluates each candidate's resulting position (the opponent on roll) at
+//! n-ply, after pruning the candidates with the move filters (below): "2-ply" means what it
+//! means in GNU Backgammon.
+//!
+//! # Cubeful values
+//!
+//! Every node carries a cube context ([`CubeContext`]). At 0-ply its value is Janowski's cubeful
+//! equity (or the cubeful match winning chance). At n-ply the player on roll may double before
+//! rolling: the node's value is that of no double, or — if doubling is right for him — the smaller
+//! of double/take and double/pass (the opponent answers as well as he can). So the opponent's cube
+//! decisions are part of the search at every ply. Values are kept internally as money points (cube
+//! value included) or as match winning chances, so that nodes with different cubes compare.
+//!
+//! # Move filters
+//!
+//! Before a checker-play decision at n-ply, all plays are scored at 0-ply. Then, for each sub-ply
+//! whose filter is active, the remaining candidates are scored at that ply and pruned: the best
+//! `accept` are kept, plus up to `extra` more within `threshold` of the best. The survivors are
+//! scored at n-ply. GNU Backgammon's "Normal" and "Large" presets are built in.
+
+use std::sync::Arc;
+
+use crate::cube::{
+    cube_decision, cubeful_equity, cubeful_mwc, cubeless_equity, cubeless_mwc, decide, CubeContext,
+    CubeDecision, ExactCubeful, Scoring,
+};
+use crate::eval::bearoff::BearoffDb;
+use crate::eval::class::{classify, PositionClass};
+use crate::eval::{Evaluator, Nets, Probabilities};
+use crate::rules::dice::Dice;
+use crate::rules::movegen::{LegalMove, MoveGenerator};
+use crate::rules::position::{Position, Side};
+
+/// Pruning at one sub-ply of a checker-play decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveFilter {
+    /// Moves always kept; `None` means no pruning (and no scoring) at this sub-ply.
+    pub accept: Option<usize>,
+    /// Further moves kept if within `threshold` of the best.
+    pub extra: usize,
+    pub threshold: f32,
+}
+
+impl MoveFilter {
+    const SKIP: MoveFilter = MoveFilter {
+        accept: None,
+        extra: 0,
+        threshold: 0.0,
+    };
+
+    const fn keep(extra: usize, threshold: f32) -> MoveFilter {
+        MoveFilter {
+            accept: Some(0),
+            extra,
+            threshold,
+        }
+    }
+}
+
+/// A set of move filters: for an n-ply decision, the filters of sub-plies 0..n.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FilterPreset {
+    /// GNU Backgammon's "Normal": up to 8 moves within 0.16 after 0-ply; at 3-ply and deeper, up
+    /// to 2 within 0.04 after 2-ply.
+    Normal,
+    /// GNU Backgammon's "Large": up to 16 within 0.32 after 0-ply; up to 4 within 0.08 after 2-ply.
+    Large,
+}
+
+impl FilterPreset {
+    /// The filter of sub-ply `sub` of an `plies`-ply decision.
+    pub fn filter(self, plies: u8, sub: u8) -> MoveFilter {
+        let (first, deep) = match self {
+            FilterPreset::Normal => (MoveFilter::keep(8, 0.16), MoveFilter::keep(2, 0.04)),
+            FilterPreset::Large => (MoveFilter::keep(16, 0.32), MoveFilter::keep(4, 0.08)),
+        };
+        match sub {
+            0 => first,
+            2 if plies >= 3 => deep,
+            _ => MoveFilter::SKIP,
+        }
+    }
+}
+
+/// How deep and how carefully to evaluate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EvalSettings {
+    /// Lookahead, 0 to 4.
+    pub plies: u8,
+    /// Take the cube into account (Janowski at the leaves, cube decisions inside the search).
+    pub cubeful: bool,
+    /// Standard deviation of the noise added to every 0-ply equity (weaker levels).
+    pub noise: f32,
+    /// Deterministic noise: the same noise for the same position (and seed).
+    pub deterministic: bool,
+    pub filter: FilterPreset,
+    /// Reduced evaluation: inside the search, average each node over one third of the rolls
+    /// (7 of the 21, a third of the weight, chosen per position) instead of all 21 — about three
+    /// times faster per ply, unbiased over the choice of the third.
+    pub reduced: bool,
+}
+
+/// The 21 rolls in three groups of seven with equal weight (two doubles and five non-doubles,
+/// 12 of 36 each), spread by pip total.
+const REDUCED_GROUPS: [[(u8, u8); 7]; 3] = [
+    [(1, 1), (4, 4), (2, 1), (3, 2), (6, 1), (6, 2), (5, 4)],
+    [(2, 2), (5, 5), (3, 1), (5, 1), (5, 2), (5, 3), (6, 4)],
+    [(3, 3), (6, 6), (4, 1), (4, 2), (4, 3), (6, 3), (6, 5)],
+];
+
+impl Default for EvalSettings {
+    fn default() -> EvalSettings {
+        Level::Expert.settings()
+    }
+}
+
+/// GNU Backgammon's predefined playing levels (manual §10.1.9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    Beginner,
+    Casual,
+    Intermediate,
+    Advanced,
+    Expert,
+    WorldClass,
+    Supremo,
+    Grandmaster,
+}
+
+impl Level {
+    /// All levels, weakest first.
+    pub const ALL: [Level; 8] = [
+        Level::Beginner,
+        Level::Casual,
+        Level::Intermediate,
+        Level::Advanced,
+        Level::Expert,
+        Level::WorldClass,
+        Level::Supremo,
+        Level::Grandmaster,
+    ];
+
+    /// The level's evaluation settings.
+    pub fn settings(self) -> EvalSettings {
+        let zero = |noise| EvalSettings {
+            plies: 0,
+            cubeful: true,
+            noise,
+            deterministic: true,
+            filter: FilterPreset::Normal,
+            reduced: false,
+        };
+        match self {
+            Level::Beginner => zero(0.060),
+            Level::Casual => zero(0.050),
+            Level::Intermediate => zero(0.030),
+            Level::Advanced => zero(0.015),
+            Level::Expert => zero(0.0),
+            Level::WorldClass => EvalSettings {
+                plies: 2,
+                ..zero(0.0)
+            },
+            Level::Supremo => EvalSettings {
+                plies: 2,
+                filter: FilterPreset::Large,
+                ..zero(0.0)
+            },
+            Level::Grandmaster => EvalSettings {
+                plies: 3,
+                ..zero(0.0)
+            },
+        }
+    }
+
+    /// Lower-case name without spaces: `beginner`, …, `worldclass`, `supremo`, `grandmaster`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Casual => "casual",
+            Level::Intermediate => "intermediate",
+            Level::Advanced => "advanced",
+            Level::Expert => "expert",
+            Level::WorldClass => "worldclass",
+            Level::Supremo => "supremo",
+            Level::Grandmaster => "grandmaster",
+        }
+    }
+}
+
+impl std::str::FromStr for Level {
+    type Err = String;
+
+    /// Accepts the names of [`Level::name`], case-insensitive, with or without blanks, `-`, `_`.
+    fn from_str(s: &str) -> Result<Level, String> {
+        let key: String = s
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '-' | '_'))
+            .collect::<String>()
+            .to_lowercase();
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == key || (key == "casualplay" && *l == Level::Casual))
+            .ok_or_else(|| {
+                format!(
+                    "unknown level {s:?}: use one of {}",
+                    Level::ALL.map(Level::name).join(", ")
+                )
+            })
+    }
+}
+
+/// The evaluation of a position before the roll, for the player on roll.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PositionEval {
+    /// Cubeless chances at the requested ply.
+    pub probabilities: Probabilities,
+    /// Cubeless equity: money equity, or normalised match equity (EMG) at the cube.
+    pub cubeless: f32,
+    /// Cubeful equity normalised to the cube (money) or EMG (match); equals `cubeless` when the
+    /// settings are cubeless.
+    pub cubeful: f32,
+    /// Cubeful match winning chance (match play only).
+    pub mwc: Option<f32>,
+    pub plies: u8,
+}
+
+/// One candidate play of a checker-play decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RankedMove {
+    pub mv: LegalMove,
+    /// Chances of the mover after the play.
+    pub probabilities: Probabilities,
+    /// Equity of the mover after the play, normalised like [`PositionEval::cubeful`] (cubeless
+    /// when the settings are).
+    pub equity: f32,
+    /// Match winning chance after the play (match play).
+    pub mwc: Option<f32>,
+    /// The ply at which this play was last scored.
+    pub plies: u8,
+}
+
+/// A cube decision with the chances it rests on.
+#[derive(Clone, Copy, Debug)]
+pub struct CubeAnalysis {
+    pub decision: CubeDecision,
+    /// Cubeless chances of the player on roll (before the roll) at the requested ply.
+    pub probabilities: Probabilities,
+    pub plies: u8,
+}
+
+/// The searcher: an evaluator plus buffers. One per thread.
+pub struct Search {
+    evaluator: Evaluator,
+    generators: Vec<MoveGenerator>,
+    noise_seed: u64,
+    random_state: u64,
+    bearoff: Option<Arc<BearoffDb>>,
+}
+
+/// Internal node values: money points (cube included) or match winning chances, one per cube
+/// context the node was asked about.
+#[derive(Clone, Debug)]
+struct NodeValue {
+    probabilities: Probabilities,
+    /// Value of the player on roll for each context, his doubling option included.
+    values: Vec<f32>,
+}
+
+impl Search {
+    /// A searcher over `nets`.
+    pub fn new(nets: Arc<Nets>) -> Search {
+        Search::with_evaluator(Evaluator::new(nets))
+    }
+
+    /// A searcher using `evaluator` (with its cache and bearoff knowledge).
+    pub fn with_evaluator(evaluator: Evaluator) -> Search {
+        Search {
+            evaluator,
+            generators: (0..6).map(|_| MoveGenerator::new()).collect(),
+            noise_seed: 0,
+            random_state: 0x853C_49E6_748F_EA9B,
+            bearoff: None,
+        }
+    }
+
+    /// Uses the bearoff databases: exact chances for bearoff positions (through the evaluator) and
+    /// exact cubeful money equities where the two-sided database covers a position.
+    pub fn set_bearoff(&mut self, db: Option<Arc<BearoffDb>>) {
+        self.evaluator
+            .set_bearoff(db.clone().map(|d| d as Arc<dyn crate::eval::BearoffOracle>));
+        self.bearoff = db;
+    }
+
+    /// The cube context of `position`: its cube efficiency, or the exact cubeful equities of the
+    /// two-sided bearoff database when it covers the position.
+    fn context_at<'a>(&self, ctx: &CubeContext<'a>, position: &Position) -> CubeContext<'a> {
+        if let Some(values) = self
+            .bearoff
+            .as_ref()
+            .and_then(|db| db.two_sided_values(position))
+        {
+            return ctx.with_exact(ExactCubeful {
+                owned: values.owned,
+                centered: values.centred,
+                opponent_owns: values.opponent_owned,
+                centered_jacoby: None,
+            });
+        }
+        ctx.with_position(position)
+    }
+
+    /// The underlying 0-ply evaluator.
+    pub fn evaluator(&mut self) -> &mut Evaluator {
+        &mut self.evaluator
+    }
+
+    /// Seed of the noise of weaker levels (both the deterministic and the random kind).
+    pub fn set_noise_seed(&mut self, seed: u64) {
+        self.noise_seed = seed;
+        self.random_state = splitmix(seed);
+    }
+
+    /// Evaluates `position` (before the roll) for its player on roll.
+    pub fn evaluate(
+        &mut self,
+        position: &Position,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+    ) -> PositionEval {
+        let plies = settings.plies.min(4);
+        let node = self.node(position, std::slice::from_ref(ctx), settings, plies, 0);
+        let p = node.probabilities;
+        let cubeless = cubeless_equity(&p, ctx);
+        let (cubeful, mwc) = if settings.cubeful {
+            self.normalised(node.values[0], ctx)
+        } else {
+            (cubeless, cubeless_mwc(&p, ctx))
+        };
+        PositionEval {
+            probabilities: p,
+            cubeless,
+            cubeful,
+            mwc,
+            plies,
+        }
+    }
+
+    /// Every legal play of `dice`, ranked best first after scoring with the move filters at
+    /// `settings.plies`. `ctx` is the cube of the mover (before the move).
+    pub fn rank_moves(
+        &mut self,
+        position: &Position,
+        dice: Dice,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+    ) -> Vec<RankedMove> {
+        let plies = settings.plies.min(4);
+        let mut generator = std::mem::take(&mut self.generators[0]);
+        let moves: Vec<LegalMove> = generator.generate(position, dice).to_vec();
+        self.generators[0] = generator;
+        let mut ranked: Vec<RankedMove> = moves
+            .iter()
+            .map(|m| self.score_move(m, ctx, settings, 0))
+            .collect();
+        sort_moves(&mut ranked);
+        let mut alive = ranked.len();
+        for sub in 0..plies {
+            let filter = settings.filter.filter(plies, sub);
+            let Some(accept) = filter.accept else {
+                continue;
+            };
+            if sub > 0 {
+                for r in ranked[..alive].iter_mut() {
+                    *r = self.score_move(&r.mv, ctx, settings, sub);
+                }
+                sort_moves(&mut ranked[..alive]);
+            }
+            let best = ranked[0].equity;
+            let mut keep = accept.min(alive);
+            while keep < alive
+                && keep < accept + filter.extra
+                && best - ranked[keep].equity <= filter.threshold
+            {
+                keep += 1;
+            }
+            alive = keep.max(1);
+        }
+        if plies > 0 {
+            for r in ranked[..alive].iter_mut() {
+                *r = self.score_move(&r.mv, ctx, settings, plies);
+            }
+            sort_moves(&mut ranked[..alive]);
+        }
+        ranked
+    }
+
+    /// The best play of `dice` at `settings`.
+    pub fn best_move(
+        &mut self,
+        position: &Position,
+        dice: Dice,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+    ) -> RankedMove {
+        self.rank_moves(position, dice, ctx, settings)[0]
+    }
+
+    /// The cube decision of the player on roll before rolling, at `settings.plies`.
+    pub fn cube_decision(
+        &mut self,
+        position: &Position,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+    ) -> CubeAnalysis {
+        let plies = settings.plies.min(4);
+        let ctx = &self.context_at(ctx, position);
+        if plies == 0 {
+            let p = self.static_eval(position, settings);
+            return CubeAnalysis {
+                decision: cube_decision(&p, ctx),
+                probabilities: p,
+                plies,
+            };
+        }
+        let both = self.roll_average(position, &[*ctx, ctx.doubled()], settings, plies, 0);
+        let (nd, _) = self.normalised(both.values[0], ctx);
+        let (dt, _) = self.normalised(both.values[1], ctx);
+        let p = both.probabilities;
+        CubeAnalysis {
+            decision: decide(nd, dt, ctx, p.win_gammon > 0.0),
+            probabilities: p,
+            plies,
+        }
+    }
+
+    /// Scores one candidate play at `plies`: its resulting position evaluated from the opponent's
+    /// side at `plies` (0-ply: statically; 1-ply: over the opponent's 21 rolls; …), seen from the
+    /// mover.
+    fn score_move(
+        &mut self,
+        m: &LegalMove,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+        plies: u8,
+    ) -> RankedMove {
+        let child_ctx = [ctx.swapped()];
+        let child = self.child_value(&m.position, &child_ctx, settings, plies, 1);
+        let value = invert(child.values[0], ctx);
+        let probabilities = child.probabilities.invert();
+        let (equity, mwc) = if settings.cubeful {
+            self.normalised(value, ctx)
+        } else {
+            (
+                cubeless_equity(&probabilities, ctx),
+                cubeless_mwc(&probabilities, ctx),
+            )
+        };
+        RankedMove {
+            mv: *m,
+            probabilities,
+            equity,
+            mwc,
+            plies,
+        }
+    }
+
+    /// The values, for the opponent now on roll, of `after` (a position seen from the mover who
+    /// just played, as move generation returns it) in each of `child_ctxs`, evaluated at `plies`.
+    fn child_value(
+        &mut self,
+        after: &Position,
+        child_ctxs: &[CubeContext],
+        settings: &EvalSettings,
+        plies: u8,
+        depth: usize,
+    ) -> NodeValue {
+        if let Some(result) = after.result() {
+            // The mover has won: the opponent's value is the loss.
+            let p = Probabilities::of_result(Side::Opponent, result.kind);
+            return NodeValue {
+                probabilities: p,
+                values: child_ctxs.iter().map(|c| exact_value(&p, c)).collect(),
+            };
+        }
+        let next = after.swap();
+        self.node(&next, child_ctxs, settings, plies, depth)
+    }
+
+    /// Values of `position` before the roll for its player on roll at `plies`, one per cube
+    /// context in `ctxs`, his doubling option included. All contexts share one pass over the
+    /// rolls (the plays chosen at 0-ply under the first context), as GNU Backgammon does.
+    fn node(
+        &mut self,
+        position: &Position,
+        ctxs: &[CubeContext],
+        settings: &EvalSettings,
+        plies: u8,
+        depth: usize,
+    ) -> NodeValue {
+        if let Some(result) = position.result() {
+            let p = Probabilities::of_result(result.winner, result.kind);
+            return NodeValue {
+                probabilities: p,
+                values: ctxs.iter().map(|c| exact_value(&p, c)).collect(),
+            };
+        }
+        let here: Vec<CubeContext> = ctxs.iter().map(|c| self.context_at(c, position)).collect();
+        if plies == 0 {
+            let p = self.static_eval(position, settings);
+            let values = here
+                .iter()
+                .map(|c| {
+                    if settings.cubeful {
+                        leaf_value(&p, c)
+                    } else {
+                        exact_value(&p, c)
+                    }
+                })
+                .collect();
+            return NodeValue {
+                probabilities: p,
+                values,
+            };
+        }
+        // Each context without a double, and after double/take where a double is possible.
+        let mut expanded: Vec<CubeContext> = Vec::with_capacity(2 * here.len());
+        let mut doubled_at: Vec<Option<usize>> = Vec::with_capacity(here.len());
+        for c in &here {
+            expanded.push(*c);
+        }
+        for c in &here {
+            if settings.cubeful && c.can_double() {
+                doubled_at.push(Some(expanded.len()));
+                expanded.push(c.doubled());
+            } else {
+                doubled_at.push(None);
+            }
+        }
+        let averaged = self.roll_average(position, &expanded, settings, plies, depth);
+        let values = here
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let nd = averaged.values[i];
+                match doubled_at[i] {
+                    None => nd,
+                    Some(k) => {
+                        let (dt, dp) = (averaged.values[k], pass_value(c));
+                        if dt >= nd && dp >= nd {
+                            dt.min(dp)
+                        } else {
+                            nd
+                        }
+                    }
+                }
+            })
+            .collect();
+        NodeValue {
+            probabilities: averaged.probabilities,
+            values,
+        }
+    }
+
+    /// The average over the 21 rolls of the values after the best (0-ply) play of each roll, the
+    /// player on roll not doubling now; one value per cube context in `ctxs`.
+    fn roll_average(
+        &mut self,
+        position: &Position,
+        ctxs: &[CubeContext],
+        settings: &EvalSettings,
+        plies: u8,
+        depth: usize,
+    ) -> NodeValue {
+        if self.generators.len() <= depth {
+            self.generators.resize_with(depth + 1, MoveGenerator::new);
+        }
+        let child_ctxs: Vec<CubeContext> = ctxs.iter().map(|c| c.swapped()).collect();
+        let mut sum_p = [0.0f32; 5];
+        let mut sum_v = vec![0.0f32; ctxs.len()];
+        let rolls: Vec<Dice> = if settings.reduced && depth > 0 {
+            let group = (position.fingerprint() % 3) as usize;
+            REDUCED_GROUPS[group]
+                .iter()
+                .map(|&(a, b)| Dice::new(a, b).expect("valid roll"))
+                .collect()
+        } else {
+            Dice::all().collect()
+        };
+        let total: f32 = rolls.iter().map(|d| d.weight() as f32).sum();
+        for dice in rolls {
+            let mut generator = std::mem::take(&mut self.generators[depth]);
+            let moves = generator.generate(position, dice);
+            // Best play of this roll at 0-ply, by the value for the mover in the first context.
+            let mut best = (moves[0].position, f32::NEG_INFINITY);
+            for m in moves {
+                let v = self.quick_value(&m.position, &child_ctxs[0], &ctxs[0], settings);
+                if v > best.1 {
+                    best = (m.position, v);
+                }
+            }
+            self.generators[depth] = generator;
+            let child = self.child_value(&best.0, &child_ctxs, settings, plies - 1, depth + 1);
+            let w = dice.weight() as f32;
+            for (s, x) in sum_p
+                .iter_mut()
+                .zip(child.probabilities.invert().to_array())
+            {
+                *s += w * x;
+            }
+            for ((s, &v), c) in sum_v.iter_mut().zip(&child.values).zip(ctxs) {
+                *s += w * invert(v, c);
+            }
+        }
+        NodeValue {
+            probabilities: Probabilities::from_array(sum_p.map(|s| s / total)),
+            values: sum_v.into_iter().map(|s| s / total).collect(),
+        }
+    }
+
+    /// 0-ply value of `after` for the mover (used to pick the play of each roll in the search).
+    fn quick_value(
+        &mut self,
+        after: &Position,
+        child_ctx: &CubeContext,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+    ) -> f32 {
+        if let Some(result) = after.result() {
+            let p = Probabilities::of_result(result.winner, result.kind);
+            return exact_value(&p, ctx);
+        }
+        let next = after.swap();
+        let p = self.static_eval(&next, settings);
+        let v = if settings.cubeful {
+            leaf_value(&p, &self.context_at(child_ctx, &next))
+        } else {
+            exact_value(&p, child_ctx)
+        };
+        invert(v, ctx)
+    }
+
+    /// 0-ply chances, with the settings' noise added to each output (then made consistent
+    /// again), as GNU Backgammon's weaker levels do.
+    fn static_eval(&mut self, position: &Position, settings: &EvalSettings) -> Probabilities {
+        let mut p = self.evaluator.evaluate(position);
+        if settings.noise > 0.0 {
+            let mut a = p.to_array();
+            for (i, x) in a.iter_mut().enumerate() {
+                *x += settings.noise * self.gaussian(position, settings.deterministic, i as u64);
+            }
+            p = Probabilities::from_array(a);
+            p.make_consistent();
+        }
+        p
+    }
+
+    /// A standard normal number: from the position (and the noise seed) when deterministic,
+    /// else from the running generator.
+    fn gaussian(&mut self, position: &Position, deterministic: bool, output: u64) -> f32 {
+        let mut state = if deterministic {
+            let mut h = self.noise_seed ^ 0x243F_6A88_85A3_08D3 ^ output.wrapping_mul(0x9E37);
+            for &b in position.board() {
+                h = (h ^ u64::from(b as u8)).wrapping_mul(0x0100_0000_01B3);
+            }
+            h
+        } else {
+            self.random_state = splitmix(self.random_state);
+            self.random_state ^ output
+        };
+        state = splitmix(state);
+        let u1 = ((state >> 11) as f64 + 1.0) / (1u64 << 53) as f64;
+        state = splitmix(state);
+        let u2 = (state >> 11) as f64 / (1u64 << 53) as f64;
+        ((-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()) as f32
+    }
+
+    /// Internal value → (normalised equity, MWC) at `ctx`.
+    fn normalised(&self, value: f32, ctx: &CubeContext) -> (f32, Option<f32>) {
+        match ctx.scoring {
+            Scoring::Money { .. } => (value / ctx.cube as f32, None),
+            Scoring::Match { .. } => (ctx.mwc_to_equity(value).unwrap_or(0.0), Some(value)),
+        }
+    }
+}
+
+/// SplitMix64's output for the state `x` (a well-mixed 64-bit value from any seed).
+fn splitmix(x: u64) -> u64 {
+    let mut state = x;
+    crate::game::splitmix64(&mut state)
+}
+
+/// Sorts best first (stable: generation order among equals).
+fn sort_moves(moves: &mut [RankedMove]) {
+    moves.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+}
+
+/// The value of the other player for a node value `v` of the player on roll at `ctx`.
+fn invert(v: f32, ctx: &CubeContext) -> f32 {
+    match ctx.scoring {
+        Scoring::Money { .. } => -v,
+        Scoring::Match { .. } => 1.0 - v,
+    }
+}
+
+/// Cubeful 0-ply value (money points or MWC).
+fn leaf_value(p: &Probabilities, ctx: &CubeContext) -> f32 {
+    match ctx.scoring {
+        Scoring::Money { .. } => cubeful_equity(p, ctx) * ctx.cube as f32,
+        Scoring::Match { .. } => cubeful_mwc(p, ctx).unwrap_or(0.5),
+    }
+}
+
+/// Cubeless value (money points or MWC): used for finished games and cubeless settings.
+fn exact_value(p: &Probabilities, ctx: &CubeContext) -> f32 {
+    match ctx.scoring {
+        Scoring::Money { .. } => cubeless_equity(p, ctx) * ctx.cube as f32,
+        Scoring::Match { .. } => cubeless_mwc(p, ctx).unwrap_or(0.5),
+    }
+}
+
+/// Value of the player on roll when his double is passed: he wins the cube.
+fn pass_value(ctx: &CubeContext) -> f32 {
+    match ctx.scoring {
+        Scoring::Money { .. } => ctx.cube as f32,
+        Scoring::Match {
+            score,
+            on_roll,
+            met,
+        } => met.mwc_after(&score, on_roll, on_roll, ctx.cube) as f32,
+    }
+}
+
+/// True when a position is a race or bearoff (for reporting).
+pub fn is_noncontact(position: &Position) -> bool {
+    matches!(
+        classify(position),
+        PositionClass::Race | PositionClass::Bearoff
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::Ownership;
+
+    fn search() -> Search {
+        Search::new(Arc::new(Nets::embedded()))
+    }
+
+    #[test]
+    fn levels_parse_and_have_the_manual_settings() {
+        assert_eq!("World Class".parse::<Level>(), Ok(Level::WorldClass));
+        assert_eq!("grandmaster".parse::<Level>(), Ok(Level::Grandmaster));
+        assert!("godlike".parse::<Level>().is_err());
+        assert_eq!(Level::Beginner.settings().noise, 0.060);
+        assert_eq!(Level::Advanced.settings().noise, 0.015);
+        assert_eq!(Level::WorldClass.settings().plies, 2);
+        assert_eq!(Level::Supremo.settings().filter, FilterPreset::Large);
+        assert_eq!(Level::Grandmaster.settings().plies, 3);
+    }
+
+    #[test]
+    fn filters_match_the_manual() {
+        let f = FilterPreset::Normal.filter(2, 0);
+        assert_eq!((f.accept, f.extra, f.threshold), (Some(0), 8, 0.16));
+        assert_eq!(FilterPreset::Normal.filter(2, 1).accept, None);
+        assert_eq!(FilterPreset::Normal.filter(3, 2).extra, 2);
+        assert_eq!(FilterPreset::Large.filter(2, 0).extra, 16);
+    }
+
+    #[test]
+    fn zero_ply_ranking_matches_the_evaluator() {
+        let mut s = search();
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let settings = EvalSettings {
+            cubeful: false,
+            ..EvalSettings::default()
+        };
+        let start = Position::starting();
+        let dice = Dice::new(4, 2).unwrap();
+        let ranked = s.rank_moves(&start, dice, &ctx, &settings);
+        let plain = s.evaluator().rank_moves(&start, dice);
+        assert_eq!(ranked.len(), plain.len());
+        assert_eq!(ranked[0].mv, plain[0].0);
+        assert!((ranked[0].equity - plain[0].1.equity()).abs() < 1e-5);
+    }
+
+    #[test]
+    fn one_ply_is_the_average_over_rolls() {
+        let mut s = search();
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let settings = EvalSettings {
+            plies: 1,
+            cubeful: false,
+            ..EvalSettings::default()
+        };
+        let start = Position::starting();
+        let e = s.evaluate(&start, &ctx, &settings);
+        // By hand: average of the best 0-ply play of each roll.
+        let mut sum = 0.0;
+        for d in Dice::all() {
+            let (_, p) = s.evaluator().best_move(&start, d);
+            sum += d.weight() as f32 * p.equity();
+        }
+        assert!(
+            (e.cubeless - sum / 36.0).abs() < 1e-4,
+            "{} vs {}",
+            e.cubeless,
+            sum / 36.0
+        );
+    }
+
+    #[test]
+    fn reduced_groups_cover_every_roll_once_with_equal_weight() {
+        let mut seen = std::collections::HashSet::new();
+        for group in REDUCED_GROUPS {
+            let mut weight = 0;
+            for (a, b) in group {
+                let d = Dice::new(a, b).unwrap();
+                weight += d.weight();
+                assert!(seen.insert(d.normalized()));
+            }
+            assert_eq!(weight, 12);
+        }
+        assert_eq!(seen.len(), 21);
+        // A reduced 2-ply evaluation stays close to the full one.
+        let mut s = search();
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let full = EvalSettings {
+            plies: 2,
+            cubeful: false,
+            ..EvalSettings::default()
+        };
+        let reduced = EvalSettings {
+            reduced: true,
+            ..full
+        };
+        let a = s.evaluate(&Position::starting(), &ctx, &full).cubeless;
+        let b = s.evaluate(&Position::starting(), &ctx, &reduced).cubeless;
+        assert!((a - b).abs() < 0.05, "{a} vs {b}");
+    }
+
+    #[test]
+    fn two_ply_decision_keeps_the_filtered_moves() {
+        let mut s = search();
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let ranked = s.rank_moves(
+            &Position::starting(),
+            Dice::new(4, 2).unwrap(),
+            &ctx,
+            &Level::WorldClass.settings(),
+        );
+        assert_eq!(ranked[0].plies, 2);
+        assert!(ranked.iter().filter(|r| r.plies == 2).count() <= 8);
+        assert!(ranked
+            .windows(2)
+            .all(|w| w[0].plies > w[1].plies || w[0].equity >= w[1].equity));
+        // 8/4 6/4 is the standard play of an opening 42.
+        let text = crate::formats::notation::format_move(&Position::starting(), &ranked[0].mv.mv);
+        assert_eq!(text, "8/4 6/4");
+    }
+
+    #[test]
+    fn cube_decision_ordering_holds() {
+        let mut s = search();
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        for plies in [0, 1] {
+            let a = s.cube_decision(
+                &Position::starting(),
+                &ctx,
+                &EvalSettings {
+                    plies,
+                    ..EvalSettings::default()
+                },
+            );
+            let d = a.decision;
+            assert_eq!(d.double_pass, 1.0);
+            assert!(d.no_double > -0.5 && d.no_double < 0.5, "{d:?}");
+            // The opening position is no double.
+            assert!(!d.action.is_double(), "{d:?}");
+        }
+    }
+}
