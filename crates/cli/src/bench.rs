@@ -1,4 +1,5 @@
-//! `cubeful-cli bench …`: speed measurements. Figures are recorded in docs/BENCHMARKS.md.
+//! `cubeful-cli bench …`: speed measurements (figures recorded in docs/BENCHMARKS.md), and the
+//! decision benchmark of the nets' strength (docs/TRAINING.md).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -54,6 +55,9 @@ pub enum What {
     },
     /// Bearoff databases: generation time (one-sided 6x15, two-sided 6x6) and look-up time.
     Bearoff(crate::bench_bearoff::Args),
+    /// Checker-play strength: mean equity lost per decision on a fixed set of self-play
+    /// decisions scored at 2-ply (docs/TRAINING.md).
+    Decisions(crate::bench_decisions::Args),
 }
 
 #[derive(Serialize)]
@@ -77,6 +81,7 @@ pub fn run(what: &What) -> Result<()> {
             json,
         } => eval(*positions, *seconds, nets, *json),
         What::Bearoff(args) => crate::bench_bearoff::run(args),
+        What::Decisions(args) => crate::bench_decisions::run(args),
         What::Hint {
             plies,
             passes,

@@ -2,9 +2,9 @@
 //! the player on roll.
 
 use anyhow::{Context, Result};
-use cubeful_engine::cube::met::MatchEquityTable;
-use cubeful_engine::cube::CubeContext;
+use cubeful_engine::analysis::hint;
 use cubeful_engine::eval::class::classify;
+use cubeful_engine::game::Rules;
 use cubeful_engine::search::EvalSettings;
 use cubeful_engine::{gnubg_id, position_id};
 use serde::Serialize;
@@ -48,14 +48,15 @@ struct EvalJson {
 pub fn run(args: &Args) -> Result<()> {
     let (position, state) = gnubg_id::decode(&args.position)
         .with_context(|| format!("bad GNU Backgammon ID {:?}", args.position))?;
-    let met = MatchEquityTable::kazaross_xg2();
-    let ctx = CubeContext::from_state(&state, met, false);
     let mut search = args.engine.search()?;
     let settings = EvalSettings {
         plies: args.plies,
         ..EvalSettings::default()
     };
-    let e = search.evaluate(&position, &ctx, &settings);
+    // GNU Backgammon's default money rules (a Match ID has no beaver flag); the beaver rule
+    // does not change an evaluation.
+    let beavers = Rules::money().beavers;
+    let e = hint::evaluate(&mut search, &position, &state, beavers, &settings);
     let p = e.probabilities;
     let class = classify(&position).name();
     if args.json {

@@ -34,9 +34,8 @@ use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
-use cubeful_engine::analysis::bot;
-use cubeful_engine::cube::met::MatchEquityTable;
-use cubeful_engine::cube::{cubeless_mwc, CubeContext, Response};
+use cubeful_engine::analysis::hint::{self, response_word, Hint, Query, Question};
+use cubeful_engine::cube::cubeless_mwc;
 use cubeful_engine::formats::fibs::{FibsBoard, FibsGame};
 use cubeful_engine::search::{EvalSettings, FilterPreset, Level, Search};
 use cubeful_engine::{Move, Position, Resignation};
@@ -500,31 +499,36 @@ impl Player {
     fn board_command(&mut self, line: &str, search: &mut Search) -> Result<String> {
         let (board, options) = self.parse_line(line, false)?;
         let game = self.game(&board, &options)?;
-        let state = game.state;
+        let mut state = game.state;
         let position = game.position;
         let beavers = options.beavers && state.is_money();
-        let s = &self.settings;
-        let answer = if state.doubled {
-            match bot::answer_double(search, &position, &state, s, beavers) {
-                Response::Take => "take".to_string(),
-                Response::Pass => "drop".to_string(),
-                Response::Beaver => "beaver".to_string(),
+        let question = if state.doubled {
+            Question::AnswerDouble {
+                may_beaver: beavers,
             }
         } else if let Some(offer) = options.resignation {
-            let mut state = state;
             state.resigned = Some(offer);
-            if bot::accept_resignation(search, &position, &state, offer, s, beavers) {
-                "accept".to_string()
-            } else {
-                "reject".to_string()
-            }
+            Question::AnswerResignation(offer)
         } else if let Some(dice) = state.dice {
-            let best = bot::best_move(search, &position, dice, &state, s, beavers);
-            format_move_plain(&position, &best.mv)
-        } else if bot::should_double(search, &position, &state, s, beavers) {
-            "double".to_string()
+            Question::Move(dice)
         } else {
-            "roll".to_string()
+            Question::Cube
+        };
+        let query = Query {
+            position,
+            state,
+            beavers,
+            question,
+        };
+        if question == Question::Cube && !query.cube_context().can_double() {
+            // The cube is out of reach: nothing to evaluate.
+            return Ok("roll\n".to_string());
+        }
+        let answer = match hint::hint(search, &query, &self.settings) {
+            Hint::Take(h) => response_word(h.response).to_string(),
+            Hint::Resignation(h) => if h.accept { "accept" } else { "reject" }.to_string(),
+            Hint::Moves(h) => format_move_plain(&position, &h.moves[0].mv.mv),
+            Hint::Cube(h) => if h.double { "double" } else { "roll" }.to_string(),
         };
         Ok(answer + "\n")
     }
@@ -547,8 +551,8 @@ impl Player {
             reduced: false,
         };
         let beavers = options.beavers && state.is_money();
-        let ctx = CubeContext::from_state(&state, MatchEquityTable::kazaross_xg2(), beavers);
-        let e = search.evaluate(&position, &ctx, &settings);
+        let ctx = hint::cube_context(&state, beavers);
+        let e = hint::evaluate(search, &position, &state, beavers, &settings);
         let value = if state.is_money() {
             if options.cubeful {
                 e.cubeful

@@ -6,6 +6,7 @@
 mod bearoff;
 mod bench;
 mod bench_bearoff;
+mod bench_decisions;
 mod duel;
 mod eval;
 mod external;

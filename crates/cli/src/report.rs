@@ -1,123 +1,120 @@
-//! Reports shared by the `hint` command and the terminal session: ranked plays and cube
-//! decisions, as JSON objects and as text in GNU Backgammon's layout.
+//! Text reports shared by the `hint` command and the terminal session, in GNU Backgammon's
+//! layout: ranked plays, cube decisions, answers to doubles and resignations. The JSON of the
+//! same reports is the engine's own serialisation of its hints
+//! (`cubeful_engine::analysis::hint`).
 
-use cubeful_engine::search::{CubeAnalysis, RankedMove};
-use cubeful_engine::{notation, Dice, Position};
-use serde::Serialize;
+use cubeful_engine::analysis::hint::{
+    response_word, CubeHint, Hint, RankedPlay, ResignationHint, TakeHint,
+};
+use cubeful_engine::cube::Response;
+use cubeful_engine::eval::Probabilities;
+use cubeful_engine::Dice;
 
-/// One ranked play (the JSON of `hint --json`).
-#[derive(Serialize)]
-pub struct MoveJson {
-    #[serde(rename = "move")]
-    pub mv: String,
-    pub equity: f32,
-    pub win: f32,
-    pub win_gammon: f32,
-    pub win_backgammon: f32,
-    pub lose_gammon: f32,
-    pub lose_backgammon: f32,
-    pub plies: u8,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub mwc: Option<f32>,
-}
-
-impl MoveJson {
-    /// The report of `ranked`, a play from `position`.
-    pub fn new(position: &Position, ranked: &RankedMove) -> MoveJson {
-        let p = ranked.probabilities;
-        MoveJson {
-            mv: notation::format_move(position, &ranked.mv.mv),
-            equity: ranked.equity,
-            win: p.win,
-            win_gammon: p.win_gammon,
-            win_backgammon: p.win_backgammon,
-            lose_gammon: p.lose_gammon,
-            lose_backgammon: p.lose_backgammon,
-            plies: ranked.plies,
-            mwc: ranked.mwc,
-        }
+/// A hint as text: the first `top` plays under `heading` (e.g. "Rolled 31:"), or the cube
+/// decision, or the answer to a double or a resignation.
+pub fn hint_text(hint: &Hint, heading: &str, top: usize) -> String {
+    match hint {
+        Hint::Moves(h) => moves_text(heading, &h.moves, top),
+        Hint::Cube(h) => cube_text(h),
+        Hint::Take(h) => take_text(h),
+        Hint::Resignation(h) => resignation_text(h),
     }
 }
 
-/// `{"moves": [...]}`.
-#[derive(Serialize)]
-pub struct MovesJson {
-    pub moves: Vec<MoveJson>,
-}
-
-/// A cube decision (the JSON of `hint --json` before the roll).
-#[derive(Serialize)]
-pub struct CubeJson {
-    pub no_double: f32,
-    pub double_take: f32,
-    pub double_pass: f32,
-    pub action: &'static str,
-    pub plies: u8,
-}
-
-/// `{"cube": {...}}`.
-#[derive(Serialize)]
-pub struct CubeWrap {
-    pub cube: CubeJson,
-}
-
-impl CubeWrap {
-    /// The report of a cube analysis.
-    pub fn new(analysis: &CubeAnalysis) -> CubeWrap {
-        let d = analysis.decision;
-        CubeWrap {
-            cube: CubeJson {
-                no_double: d.no_double,
-                double_take: d.double_take,
-                double_pass: d.double_pass,
-                action: d.action.text(),
-                plies: analysis.plies,
-            },
-        }
-    }
-}
-
-/// The first `top` plays as GNU Backgammon lists them, under `heading`, e.g. "Rolled 31:".
-pub fn moves_text(heading: &str, moves: &[MoveJson], top: usize) -> String {
-    let best = moves.first().map_or(0.0, |m| m.equity);
+/// The first `top` plays as GNU Backgammon lists them, under `heading`.
+pub fn moves_text(heading: &str, moves: &[RankedPlay], top: usize) -> String {
     let mut text = format!("{heading}\n");
     for (i, m) in moves.iter().take(top).enumerate() {
-        let mv = if m.mv.is_empty() { "(no move)" } else { &m.mv };
+        let mv = if m.text.is_empty() {
+            "(no move)"
+        } else {
+            &m.text
+        };
         let diff = if i == 0 {
             String::new()
         } else {
-            format!(" ({:+.3})", m.equity - best)
+            format!(" ({:+.3})", m.difference)
         };
         text.push_str(&format!(
-            "{:>3}. {}-ply  {:<28} Eq.: {:+.3}{diff}\n       {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}\n",
+            "{:>3}. {}-ply  {:<28} Eq.: {:+.3}{diff}\n       {}\n",
             i + 1,
             m.plies,
             mv,
             m.equity,
-            m.win,
-            m.win_gammon,
-            m.win_backgammon,
-            1.0 - m.win,
-            m.lose_gammon,
-            m.lose_backgammon
+            chances(&m.probabilities)
         ));
     }
     text
 }
 
 /// A cube analysis: the chances, then GNU Backgammon's "Cubeful equities" block.
-pub fn cube_text(analysis: &CubeAnalysis) -> String {
-    let p = analysis.probabilities;
+pub fn cube_text(hint: &CubeHint) -> String {
     format!(
-        "Cube analysis, {}-ply:\n  Chances: {:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}\n{}",
-        analysis.plies,
+        "Cube analysis, {}-ply:\n  Chances: {}\n{}",
+        hint.plies,
+        chances(&hint.probabilities),
+        hint.decision
+    )
+}
+
+/// The answer to a double: the chances of the player answering, the alternatives best first
+/// and the proper answer.
+pub fn take_text(hint: &TakeHint) -> String {
+    let mut text = format!(
+        "Take decision, {}-ply:\n  Chances: {}\nCubeful equities:\n",
+        hint.plies,
+        chances(&hint.answerer_probabilities())
+    );
+    let ranked = hint.ranked();
+    let best = ranked[0].1;
+    for (i, (answer, equity)) in ranked.iter().enumerate() {
+        let name = match answer {
+            Response::Take => "Take",
+            Response::Pass => "Drop",
+            Response::Beaver => "Beaver",
+        };
+        text.push_str(&format!("{}. {name:<20}{equity:+6.3}", i + 1));
+        if i > 0 {
+            text.push_str(&format!("  ({:+6.3})", equity - best));
+        }
+        text.push('\n');
+    }
+    text.push_str(&format!(
+        "\nProper answer to the double: {}.\n",
+        response_word(hint.response)
+    ));
+    text
+}
+
+/// The answer to an offer to resign: what accepting and playing on are worth.
+pub fn resignation_text(hint: &ResignationHint) -> String {
+    let (what, format): (&str, fn(f32) -> String) = if hint.mwc {
+        ("Match winning chances", |v| format!("{:.1}%", 100.0 * v))
+    } else {
+        ("Equities", |v| format!("{v:+.3}"))
+    };
+    format!(
+        "Resignation of {} point{} offered, {}-ply:\n{what}: accepting {}, playing on {}\n\
+         Proper answer to the resignation: {}.\n",
+        hint.points,
+        if hint.points == 1 { "" } else { "s" },
+        hint.plies,
+        format(hint.accepting),
+        format(hint.playing_on),
+        if hint.accept { "accept" } else { "reject" }
+    )
+}
+
+/// Chances as GNU Backgammon prints them: `win wg wbg - lose lg lbg`.
+fn chances(p: &Probabilities) -> String {
+    format!(
+        "{:.3} {:.3} {:.3} - {:.3} {:.3} {:.3}",
         p.win,
         p.win_gammon,
         p.win_backgammon,
         1.0 - p.win,
         p.lose_gammon,
-        p.lose_backgammon,
-        analysis.decision
+        p.lose_backgammon
     )
 }
 

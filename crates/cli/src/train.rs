@@ -5,8 +5,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
-use cubeful_train::dataset;
+use cubeful_engine::eval::Nets;
+use cubeful_train::adam::AdamParams;
+use cubeful_train::backprop::Loss;
+use cubeful_train::dataset::{self, Example};
 use cubeful_train::duel::{self, DuelConfig};
+use cubeful_train::minibatch::{self, MinibatchConfig, Schedule, Selection};
 use cubeful_train::players::{PlayerData, PlayerSpec};
 use cubeful_train::supervised::{self, SupervisedConfig};
 use cubeful_train::td::{self, TdConfig};
@@ -17,7 +21,8 @@ pub enum What {
     Td(TdArgs),
     /// Positions from self-play of the nets, labelled with the nets' own 1-ply chances.
     Sample(SampleArgs),
-    /// Supervised epochs of the nets towards a data file's targets.
+    /// Supervised epochs of the nets towards the targets of data files (online SGD, or Adam in
+    /// mini-batches).
     Supervised(SupervisedArgs),
     /// Positions from self-play, labelled with cubeless n-ply chances, written in chunks to a
     /// folder; resumable (chunks already written are skipped).
@@ -71,27 +76,120 @@ pub struct SampleArgs {
     threads: Option<usize>,
 }
 
+/// The optimiser of `train supervised`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Optimizer {
+    /// Online gradient descent, one example at a time (stage 2 of docs/TRAINING.md).
+    Sgd,
+    /// Adam in mini-batches (stage 3 of docs/TRAINING.md).
+    Adam,
+}
+
+/// The loss of `train supervised --optimizer adam`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum LossArg {
+    /// Cross-entropy of each of the five sigmoid outputs.
+    Ce,
+    /// Squared error of the five outputs.
+    Mse,
+}
+
+/// The learning-rate schedule of `train supervised --optimizer adam`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScheduleArg {
+    /// Multiplied by --alpha-decay after every epoch.
+    Exp,
+    /// Half a cosine wave from --alpha down to --alpha-end over the whole run.
+    Cosine,
+}
+
+/// What picks the epoch whose nets are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SelectArg {
+    /// Mean loss on the held-out examples.
+    Loss,
+    /// Cubeless equity RMSE on the held-out examples.
+    Equity,
+    /// The decision benchmark at 0-ply (`bench decisions`, its default set).
+    Decisions,
+}
+
 #[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["data", "data_dir"])))]
 pub struct SupervisedArgs {
     /// Starting nets (default: the embedded nets).
     #[command(flatten)]
     nets: crate::nets::NetsArg,
-    /// Data files written by `train sample`.
-    #[arg(long, required = true, num_args = 1..)]
+    /// Data files written by `train sample` or `train label`.
+    #[arg(long, num_args = 1..)]
     data: Vec<PathBuf>,
+    /// Folders of data files: every *.bin file in each, in name order (repeatable).
+    #[arg(long, value_name = "DIR")]
+    data_dir: Vec<PathBuf>,
     /// Folder for the trained nets.
     #[arg(long)]
     out: PathBuf,
-    #[arg(long, default_value_t = 8)]
-    epochs: usize,
-    #[arg(long, default_value_t = 0.005)]
-    alpha: f32,
-    #[arg(long, default_value_t = 0.7)]
+    #[arg(long, value_enum, default_value_t = Optimizer::Sgd)]
+    optimizer: Optimizer,
+    /// Loss (adam only; sgd descends the cross-entropy gradient).
+    #[arg(long, value_enum, default_value_t = LossArg::Ce)]
+    loss: LossArg,
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    epochs: u32,
+    /// Examples per mini-batch (adam).
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    batch: u32,
+    /// Initial learning rate [default: 0.005 for sgd, 0.003 for adam].
+    #[arg(long, value_parser = rate)]
+    alpha: Option<f32>,
+    /// The learning rate is multiplied by this after every epoch (sgd; adam with --schedule exp).
+    #[arg(long, default_value_t = 0.7, value_parser = rate)]
     alpha_decay: f32,
-    #[arg(long, default_value_t = 0.02)]
-    validation: f64,
+    /// Learning-rate schedule (adam).
+    #[arg(long, value_enum, default_value_t = ScheduleArg::Exp)]
+    schedule: ScheduleArg,
+    /// Final learning rate of --schedule cosine [default: --alpha / 20].
+    #[arg(long, value_parser = rate_or_zero)]
+    alpha_end: Option<f32>,
+    /// Share of the examples held out [default: 0.02 for sgd, picked at random; 0.05 for adam,
+    /// picked by a hash of the position].
+    #[arg(long, value_parser = share)]
+    validation: Option<f64>,
+    /// What picks the epoch whose nets are kept (adam; sgd uses equity).
+    #[arg(long, value_enum, default_value_t = SelectArg::Loss)]
+    select: SelectArg,
+    /// Folder of the cached decision benchmark set (--select decisions).
+    #[arg(long, value_name = "DIR", default_value = crate::bench_decisions::DEFAULT_CACHE)]
+    bench_cache: PathBuf,
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Worker threads (adam; the result does not depend on them) [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: Option<u32>,
+}
+
+/// A learning rate or decay: a number in (0, 1].
+fn rate(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
+        _ => Err("expected a number greater than 0 and at most 1".into()),
+    }
+}
+
+/// A learning rate that may be zero: a number in [0, 1].
+fn rate_or_zero(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err("expected a number from 0 to 1".into()),
+    }
+}
+
+/// A share of the examples: a number in [0, 0.5].
+fn share(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=0.5).contains(&v) => Ok(v),
+        _ => Err("expected a number from 0 to 0.5".into()),
+    }
 }
 
 #[derive(clap::Args)]
@@ -211,21 +309,54 @@ fn run_label(args: &LabelArgs) -> Result<()> {
 }
 
 fn run_supervised(args: &SupervisedArgs) -> Result<()> {
+    if args.optimizer == Optimizer::Sgd {
+        if args.loss != LossArg::Ce {
+            anyhow::bail!("--optimizer sgd descends the cross-entropy gradient only (--loss ce)");
+        }
+        if args.select != SelectArg::Equity && args.select != SelectArg::Loss {
+            anyhow::bail!("--optimizer sgd picks its epoch by the held-out equity error only");
+        }
+    }
+    if let (Optimizer::Adam, Some(end)) = (args.optimizer, args.alpha_end) {
+        let alpha = args.alpha.unwrap_or(ADAM_ALPHA);
+        if end > alpha {
+            anyhow::bail!("--alpha-end {end} is above --alpha {alpha}");
+        }
+    }
     let nets = (*args.nets.load()?).clone();
     let mut examples = Vec::new();
     for path in &args.data {
         examples.extend(dataset::load(path)?);
     }
+    for dir in &args.data_dir {
+        let (loaded, files) = dataset::load_dir(dir)?;
+        eprintln!(
+            "supervised: {} examples from {files} files in {}",
+            loaded.len(),
+            dir.display()
+        );
+        examples.extend(loaded);
+    }
     eprintln!("supervised: {} examples", examples.len());
+    if examples.is_empty() {
+        anyhow::bail!("no training examples in the data given");
+    }
+    match args.optimizer {
+        Optimizer::Sgd => run_sgd(args, nets, &examples),
+        Optimizer::Adam => run_adam(args, nets, &examples),
+    }
+}
+
+fn run_sgd(args: &SupervisedArgs, nets: Nets, examples: &[Example]) -> Result<()> {
     let config = SupervisedConfig {
-        epochs: args.epochs,
-        alpha: args.alpha,
+        epochs: args.epochs as usize,
+        alpha: args.alpha.unwrap_or(0.005),
         alpha_decay: args.alpha_decay,
-        validation: args.validation,
+        validation: args.validation.unwrap_or(0.02),
         seed: args.seed,
     };
     let start = Instant::now();
-    let best = supervised::train(nets, &examples, &config, |r| {
+    let best = supervised::train(nets, examples, &config, |r| {
         eprintln!(
             "supervised: epoch {}/{}, alpha {:.5}, train loss {:.5}, held-out equity RMSE {:.5}{} ({})",
             r.epoch,
@@ -239,6 +370,94 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
     });
     best.save_dir(&args.out)?;
     eprintln!("supervised: best nets written to {}", args.out.display());
+    Ok(())
+}
+
+/// Default initial learning rate of Adam.
+const ADAM_ALPHA: f32 = 0.003;
+
+fn run_adam(args: &SupervisedArgs, nets: Nets, examples: &[Example]) -> Result<()> {
+    let threads = threads_or_all(args.threads.map(|t| t as usize));
+    let alpha = args.alpha.unwrap_or(ADAM_ALPHA);
+    let schedule = match args.schedule {
+        ScheduleArg::Exp => Schedule::Exponential {
+            decay: args.alpha_decay,
+        },
+        ScheduleArg::Cosine => Schedule::Cosine {
+            end: args.alpha_end.unwrap_or(alpha / 20.0),
+        },
+    };
+    let config = MinibatchConfig {
+        epochs: args.epochs as usize,
+        batch: args.batch as usize,
+        alpha,
+        schedule,
+        loss: match args.loss {
+            LossArg::Ce => Loss::CrossEntropy,
+            LossArg::Mse => Loss::SquaredError,
+        },
+        adam: AdamParams::default(),
+        seed: args.seed,
+        threads,
+    };
+    let (train, validation) =
+        minibatch::split_validation(examples, args.validation.unwrap_or(0.05));
+    if train.is_empty() {
+        anyhow::bail!("every example is held out: lower --validation");
+    }
+    eprintln!(
+        "supervised: adam, {} training and {} held-out examples, batches of {}, {} threads",
+        train.len(),
+        validation.len(),
+        config.batch,
+        threads
+    );
+    let set;
+    let select = match args.select {
+        SelectArg::Loss => Selection::Loss,
+        SelectArg::Equity => Selection::EquityRmse,
+        SelectArg::Decisions => {
+            set = crate::bench_decisions::default_set(&args.bench_cache, threads)?;
+            Selection::Decisions(&set)
+        }
+    };
+    let mut save_error = None;
+    let (best, epoch) = minibatch::train(nets, &train, &validation, &config, select, |r, nets| {
+        if r.epoch == 0 {
+            let [contact, crashed, race] = r.class_counts;
+            eprintln!(
+                "supervised: training examples: {contact} contact, {crashed} crashed, {race} race"
+            );
+        }
+        let [lc, lx, lr] = r.validation_loss_by_class;
+        eprintln!(
+            "supervised: epoch {}/{}, alpha {:.6}, train loss {}, held-out loss {:.5} ({lc:.5} contact, {lx:.5} crashed, {lr:.5} race), equity RMSE {:.5}{}{} ({})",
+            r.epoch,
+            config.epochs,
+            r.alpha,
+            r.train_loss.map_or("-".to_string(), |l| format!("{l:.5}")),
+            r.validation_loss,
+            r.validation_equity_rmse,
+            r.decisions_millipoints
+                .map_or(String::new(), |d| format!(", decisions {d:.2} mppd")),
+            if r.best { " (best)" } else { "" },
+            hms(r.seconds)
+        );
+        // Each best epoch is written at once, so that a long run can be stopped at any time.
+        if r.best && r.epoch > 0 && save_error.is_none() {
+            save_error = nets.save_dir(&args.out).err();
+        }
+    });
+    if let Some(e) = save_error {
+        return Err(
+            anyhow::Error::new(e).context(format!("cannot write nets to {}", args.out.display()))
+        );
+    }
+    best.save_dir(&args.out)?;
+    eprintln!(
+        "supervised: nets of epoch {epoch} written to {}",
+        args.out.display()
+    );
     Ok(())
 }
 

@@ -35,9 +35,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use anyhow::Result;
-use cubeful_engine::analysis::bot;
-use cubeful_engine::cube::met::MatchEquityTable;
-use cubeful_engine::cube::{CubeContext, Response};
+use cubeful_engine::analysis::hint::{self, response_word, Hint, Query, Question};
 use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{
     gnubg_id, position_id, xgid, CubeOwner, Dice, MatchState, Move, Player, Position,
@@ -819,51 +817,50 @@ fn decide(job: &Job, search: &mut Search) -> Vec<String> {
     let mut send = |line: &str| out.push(line.to_string());
     let started = Instant::now();
     let state = job.context.state();
+    // Money sessions allow beavers (UBGI has no option for them).
     let beavers = state.is_money();
-    let ctx = CubeContext::from_state(&state, MatchEquityTable::kazaross_xg2(), beavers);
+    let query = Query::from_state(job.position, state, beavers);
     let s = &job.settings;
-    let position = &job.position;
 
     // The cube part.
     let double = if job.role == Role::Chequer {
         false
     } else if state.doubled {
-        let analysis = search.cube_decision(position, &ctx, s);
-        let p = analysis.probabilities;
+        let Hint::Take(answer) = hint::hint(search, &query, s) else {
+            send("error bad_argument no double to answer");
+            return out;
+        };
+        // The doubler's view: his double/take equity and the chances of the player on roll.
         send(&info(
             Role::Cube,
-            analysis.plies,
-            analysis.decision.double_take,
+            answer.plies,
+            answer.decision.double_take,
             None,
-            p.to_array(),
+            answer.probabilities.to_array(),
             started,
         ));
-        let answer = match bot::answer_double(search, position, &state, s, beavers) {
-            Response::Take => "take",
-            Response::Pass => "drop",
-            Response::Beaver => "beaver",
-        };
-        send(&format!("bestcube {answer}"));
+        send(&format!("bestcube {}", response_word(answer.response)));
         return out;
     } else {
-        let analysis = search.cube_decision(position, &ctx, s);
-        let p = analysis.probabilities;
-        let d = analysis.decision;
-        let double = ctx.can_double() && bot::should_double(search, position, &state, s, beavers);
-        let equity = if double {
+        let Hint::Cube(cube) = hint::hint(search, &query.with_question(Question::Cube), s) else {
+            send("error bad_argument no cube decision");
+            return out;
+        };
+        let d = cube.decision;
+        let equity = if cube.double {
             d.double_take.min(d.double_pass)
         } else {
             d.no_double
         };
         send(&info(
             Role::Cube,
-            analysis.plies,
+            cube.plies,
             equity,
             None,
-            p.to_array(),
+            cube.probabilities.to_array(),
             started,
         ));
-        double
+        cube.double
     };
     if job.role == Role::Cube {
         send(&format!(
@@ -881,8 +878,11 @@ fn decide(job: &Job, search: &mut Search) -> Vec<String> {
         send("error missing_context no dice");
         return out;
     };
-    let ranked = search.rank_moves(position, dice, &ctx, s);
-    let Some(best) = ranked.first() else {
+    let plays = match hint::hint(search, &query.with_question(Question::Move(dice)), s) {
+        Hint::Moves(plays) => plays.moves,
+        _ => Vec::new(),
+    };
+    let Some(best) = plays.first() else {
         send("error bad_argument no legal move");
         return out;
     };

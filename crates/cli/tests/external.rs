@@ -1,7 +1,7 @@
 //! `cubeful-cli external`: a Rust client replays the board lines of a real GNU Backgammon session
-//! (`shared/docs/gnubg-external-trace.txt`, NUL bytes included) over a loopback socket and
-//! checks that every answer is a legal one of the same kind; then hostile input, disconnects and
-//! the other commands.
+//! (read at run time from the shared reference folder, see `trace_file()`; NUL bytes included)
+//! over a loopback socket and checks that every answer is a legal one of the same kind; then
+//! hostile input, disconnects and the other commands.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -16,10 +16,12 @@
 //! * [`analysis`]: the one hint/decision API every front end uses, and the bot.
 //! * [`formats`]: identifiers (Position ID, Match ID, GNUID, XGID), move notation, FIBS boards,
 //!   the ASCII board, Jellyfish `.mat`.
+//! * [`files`]: the one way the project writes a file (atomically) and a bounded read.
 
 pub mod analysis;
 pub mod cube;
 pub mod eval;
+pub mod files;
 pub mod formats;
 pub mod game;
 pub mod rules;

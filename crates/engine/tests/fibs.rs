@@ -1,7 +1,7 @@
-//! FIBS `board:` lines: the real GNU Backgammon external-player session in
-//! shared/docs/gnubg-external-trace.txt and the examples in shared/corpus/fibs/board_examples.txt
-//! must parse, round-trip byte for byte and describe consistent games; random input must never
-//! make the parser panic.
+//! FIBS `board:` lines: a real, recorded GNU Backgammon external-player session and a set of board
+//! examples, both read at run time from the shared reference folder (see `trace()` and
+//! `example_boards()` below), must parse, round-trip byte for byte and describe consistent games;
+//! random input must never make the parser panic.
 
 mod common;
 

@@ -350,3 +350,358 @@ fn low_first_dice_parse_like_high_first() {
     let b = parse_move(&start, Dice::new(5, 3).unwrap(), "8/3 6/3").unwrap();
     assert_eq!(a.position, b.position);
 }
+
+// ----------------------------------------------------------------------------------------------
+// Import into match records, strict replay, export and round trip
+// ----------------------------------------------------------------------------------------------
+
+use cubeful_engine::formats::mat::{export, import, ImportWarning, WarningKind};
+use cubeful_engine::game::record::{MatchRecord, RecordAction, ReplayError};
+
+/// What else the import reports, as (`producer/file:line`, kind), in file order: files that
+/// are readable but not consistent. GNU Backgammon reads all of them silently (except the three
+/// Galaxy files whose left player has no name, where it aborts).
+const EXPECTED_OTHER_WARNINGS: &[(&str, Other)] = &[
+    // `  : 0      lasse : 0` and the like: a player without a name (`Player 1`, `Player 2`).
+    ("galaxy/match3755271.txt:16", Other::EmptyName),
+    ("galaxy/match4025136.txt:16", Other::EmptyName),
+    ("galaxy/match4148943.txt:16", Other::EmptyName),
+    ("galaxy/match4926796.txt:16", Other::EmptyName),
+    ("galaxy/match6047230.txt:16", Other::EmptyName),
+    ("galaxy/match6564801.txt:16", Other::EmptyName),
+    ("galaxy/match6698738.txt:16", Other::EmptyName),
+    ("galaxy/match8320876.txt:16", Other::EmptyName),
+    ("galaxy/match8474864.txt:16", Other::EmptyName),
+    ("galaxy/match8562506.txt:16", Other::EmptyName),
+    ("galaxy/match8600489.txt:16", Other::EmptyName),
+    // `John OHagan` in game 1, `John Ohagan` after.
+    (
+        "hardy/cmj85p6ev0006euggttr9qp6o.txt:31",
+        Other::OtherPlayers,
+    ),
+    // Three games at 8-13, 9-13, 10-13 of a 13-point match that is over.
+    (
+        "hardy/cmj85p6ev0006euggttr9qp6o.txt:306",
+        Other::AfterMatchEnd,
+    ),
+    (
+        "hardy/cmj85p6ev0006euggttr9qp6o.txt:320",
+        Other::AfterMatchEnd,
+    ),
+    (
+        "hardy/cmj85p6ev0006euggttr9qp6o.txt:328",
+        Other::AfterMatchEnd,
+    ),
+    // Score lines that do not follow from the game before (a `Wins` line with other points than
+    // the play, the winner in the wrong column, a game or a cube left out of the transcript).
+    (
+        "hardy/cmj85pmb20009euggnhrgvp6g.txt:53",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85qerl000yeuggc61rkbm8.txt:254",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85qi800011eugg8mjr0fy2.txt:51",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85sii1001keuggwocujh51.txt:51",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85sii1001keuggwocujh51.txt:94",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85sjo7001leuggzk8whlf9.txt:87",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85sjo7001leuggzk8whlf9.txt:112",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85sjo7001leuggzk8whlf9.txt:147",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85un7k001teuggn59p0qp0.txt:220",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85xmy0001xeuggxcdsi4tf.txt:100",
+        Other::ScoreMismatch,
+    ),
+    // Spelling variants of the players' names.
+    (
+        "hardy/cmj85yamr00g8euggxswd9bpp.txt:45",
+        Other::OtherPlayers,
+    ),
+    (
+        "hardy/cmj85yhwm00l7euggrstxikq5.txt:222",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj85yhwm00l7euggrstxikq5.txt:247",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj861ulu02fdeugg2nc2orev.txt:235",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj864f7g02qreugg23zsu0b5.txt:206",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj864f7g02qreugg23zsu0b5.txt:231",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj864f7g02qreugg23zsu0b5.txt:436",
+        Other::ScoreMismatch,
+    ),
+    (
+        "hardy/cmj864f7g02qreugg23zsu0b5.txt:497",
+        Other::ScoreMismatch,
+    ),
+];
+
+/// The import's warnings that are not about a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Other {
+    EmptyName,
+    OtherPlayers,
+    AfterMatchEnd,
+    ScoreMismatch,
+}
+
+/// Move entries (checker plays and dances) per producer in the imported records: every roll
+/// the reader-level replay above counts, plus the forced plays left unwritten, which the import
+/// plays as GNU Backgammon does.
+const EXPECTED_IMPORTED_MOVES: &[(&str, usize)] = &[
+    ("galaxy", 186_683),
+    ("gnubg", 544),
+    ("hardy", 66_600),
+    ("studio", 25_108),
+    ("xg", 1_171),
+];
+
+/// The corpus files, as (`producer/file`, path), sorted.
+fn corpus_files() -> Vec<(String, std::path::PathBuf)> {
+    let root = common::shared_dir().join("corpus/mat");
+    let mut all = Vec::new();
+    let mut producers: Vec<_> = std::fs::read_dir(&root)
+        .expect("corpus/mat")
+        .map(|e| e.expect("dir entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    producers.sort();
+    for dir in producers {
+        let producer = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .expect("producer dir")
+            .map(|e| e.expect("dir entry").path())
+            .filter(|p| {
+                let name = p.file_name().unwrap().to_string_lossy();
+                name != "SOURCES.tsv" && name != "README.md"
+            })
+            .collect();
+        files.sort();
+        for path in files {
+            let name = format!("{producer}/{}", path.file_name().unwrap().to_string_lossy());
+            all.push((name, path));
+        }
+    }
+    all
+}
+
+/// The actions of a record's games with the scores and Crawford flags, for comparisons.
+fn outline(record: &MatchRecord) -> Vec<([u16; 2], bool, Vec<RecordAction>)> {
+    record
+        .games
+        .iter()
+        .map(|g| {
+            (
+                g.score,
+                g.crawford,
+                g.entries.iter().map(|e| e.action.clone()).collect(),
+            )
+        })
+        .collect()
+}
+
+/// `again` (the import of the export of `record`) has the same games: the same scores, Crawford
+/// flags, actions and results. A game cut short at a defect, whose result only a `Wins` line
+/// gives, reads back with that result (its winner) as a resignation after the same actions.
+fn assert_same_games(name: &str, record: &MatchRecord, again: &MatchRecord) {
+    let (a, b) = (outline(record), outline(again));
+    assert_eq!(a.len(), b.len(), "{name}: games");
+    let replay = record.replay_lenient().unwrap().replay;
+    for (i, ((a, ga), (b, gb))) in a
+        .iter()
+        .zip(&record.games)
+        .zip(b.iter().zip(&again.games))
+        .enumerate()
+    {
+        assert_eq!((a.0, a.1), (b.0, b.1), "{name}: game {}", i + 1);
+        let cut_with_result = replay.game(i).unwrap().outcome.is_none() && ga.result.is_some();
+        if cut_with_result {
+            assert!(b.2.len() >= a.2.len(), "{name}: game {}", i + 1);
+            assert!(b.2[..a.2.len()] == a.2[..], "{name}: game {}", i + 1);
+            assert!(
+                b.2[a.2.len()..].iter().all(|x| matches!(
+                    x,
+                    RecordAction::SetUp(_)
+                        | RecordAction::Resign { .. }
+                        | RecordAction::AcceptResignation { .. }
+                )),
+                "{name}: game {}",
+                i + 1
+            );
+            // The points read back are those of the resignation the `Wins` line makes (a
+            // single game, gammon or backgammon at the cube), which the recorded points of a
+            // game cut at a defect need not be.
+            let (ra, rb) = (ga.result.unwrap(), gb.result.unwrap());
+            assert_eq!(ra.winner, rb.winner, "{name}: game {}", i + 1);
+        } else {
+            if let Some(at) = (0..a.2.len().max(b.2.len())).find(|&k| a.2.get(k) != b.2.get(k)) {
+                panic!(
+                    "{name}: game {}, action {}: {:?} read back as {:?}",
+                    i + 1,
+                    at + 1,
+                    a.2.get(at),
+                    b.2.get(at)
+                );
+            }
+            assert_eq!(gb.result, ga.result, "{name}: game {}", i + 1);
+        }
+    }
+}
+
+#[test]
+fn every_corpus_file_imports_replays_and_round_trips() {
+    let mut move_warnings: Vec<(String, Kind)> = Vec::new();
+    let mut other_warnings: Vec<(String, Other)> = Vec::new();
+    let mut moves: BTreeMap<String, usize> = BTreeMap::new();
+    let (mut files, mut games, mut entries, mut set_ups) = (0, 0, 0, 0);
+    for (name, path) in corpus_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let (record, warnings) = import(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        files += 1;
+        games += record.games.len();
+        let producer = name.split('/').next().unwrap().to_string();
+        for game in &record.games {
+            entries += game.entries.len();
+            for entry in &game.entries {
+                match entry.action {
+                    RecordAction::Move { .. } => *moves.entry(producer.clone()).or_default() += 1,
+                    RecordAction::SetUp(_) => set_ups += 1,
+                    _ => {}
+                }
+            }
+        }
+        let mut first_score_mismatch = None;
+        for ImportWarning { line, game, kind } in &warnings {
+            let at = format!("{name}:{line}");
+            println!("warning {at}: {kind}");
+            let sorted = match kind {
+                WarningKind::IllegalMove { .. } => Ok(Kind::Illegal),
+                WarningKind::IllegalPlay { .. } => Ok(Kind::Snowie),
+                WarningKind::Unreadable { .. } => Ok(Kind::Unreadable),
+                WarningKind::Refused { .. } => Ok(Kind::OutOfTurn),
+                WarningKind::EmptyName { .. } => Err(Other::EmptyName),
+                WarningKind::OtherPlayers { .. } => Err(Other::OtherPlayers),
+                WarningKind::GameAfterMatchEnd { .. } => Err(Other::AfterMatchEnd),
+                WarningKind::ScoreMismatch { .. } => {
+                    first_score_mismatch = first_score_mismatch.or(*game);
+                    Err(Other::ScoreMismatch)
+                }
+                WarningKind::ScoreTooLarge { .. } => panic!("{at}: {kind}"),
+            };
+            match sorted {
+                Ok(kind) => move_warnings.push((at, kind)),
+                Err(other) => other_warnings.push((at, other)),
+            }
+        }
+
+        // Strict replay: everything imported is legal; only the score lines the warnings name
+        // do not follow from the game before.
+        match (record.replay(), first_score_mismatch) {
+            (Ok(replay), None) => assert_eq!(replay.games().len(), record.games.len()),
+            (Err(ReplayError::Score { game, .. }), Some(first)) => {
+                assert_eq!(game, first, "{name}")
+            }
+            (other, _) => panic!("{name}: {:?}", other.err()),
+        }
+        let lenient = record.replay_lenient().unwrap();
+        for w in &lenient.warnings {
+            assert!(
+                matches!(w.error, ReplayError::Score { .. }) && w.dropped == 0,
+                "{name}: {}",
+                w.error
+            );
+        }
+        assert_eq!(
+            lenient.record, record,
+            "{name}: the lenient replay changed the record"
+        );
+
+        // Round trip: what we write reads back to the same games, actions and results, and
+        // writing it again gives the same text.
+        let text = export(&record);
+        let (again, _) = import(text.as_bytes()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(again.info.players, record.info.players, "{name}");
+        assert_eq!(again.info.rules, record.info.rules, "{name}");
+        assert_eq!(again.info.date, record.info.date, "{name}");
+        assert_eq!(again.info.event, record.info.event, "{name}");
+        assert_eq!(again.info.place, record.info.place, "{name}");
+        assert_eq!(again.info.comment, record.info.comment, "{name}");
+        assert_same_games(&name, &record, &again);
+        // Writing what was read back gives the same text; for a file with a defect, whose cut
+        // games' `Wins` lines read back as resignations, after one more round.
+        let second = export(&again);
+        let cut = warnings.iter().any(|w| w.kind.ends_game());
+        let (first, second) = if cut {
+            let third = export(&import(second.as_bytes()).unwrap().0);
+            (second, third)
+        } else {
+            (text, second)
+        };
+        if let Some((n, (a, b))) = first
+            .lines()
+            .zip(second.lines())
+            .enumerate()
+            .find(|(_, (a, b))| a != b)
+        {
+            panic!(
+                "{name}: the export is not stable at line {}:\n{a}\n{b}",
+                n + 1
+            );
+        }
+        assert_eq!(
+            first.len(),
+            second.len(),
+            "{name}: the export is not stable"
+        );
+    }
+    println!(
+        "{files} files, {games} games, {entries} actions ({set_ups} set-ups), moves {moves:?}"
+    );
+    assert_eq!(files, 1900);
+    assert_eq!(games, 7029);
+    let found: Vec<(&str, Kind)> = move_warnings
+        .iter()
+        .map(|(a, k)| (a.as_str(), *k))
+        .collect();
+    assert_eq!(found, EXPECTED_EXCEPTIONS);
+    let found: Vec<(&str, Other)> = other_warnings
+        .iter()
+        .map(|(a, k)| (a.as_str(), *k))
+        .collect();
+    assert_eq!(found, EXPECTED_OTHER_WARNINGS);
+    let moves: Vec<(&str, usize)> = moves.iter().map(|(p, n)| (p.as_str(), *n)).collect();
+    assert_eq!(moves, EXPECTED_IMPORTED_MOVES);
+}

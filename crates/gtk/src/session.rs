@@ -1,11 +1,12 @@
 //! A match being played in the window: the engine's [`Game`] (which owns every rule) plus who
 //! sits where, who is a person and who is the bot, and the translated texts the window shows.
-//! No GTK here: the window asks this module what to show and what to do next, and the tests
-//! play whole matches through it without a display.
+//! No GTK here: the window asks this module what to show and what to do next (the engine's
+//! [`flow::next`]), and the tests play whole matches through it without a display.
 //!
 //! Seats: player 1 (X, GNU Backgammon's usual human) sits at the bottom, player 0 (O) at the
 //! top. Against the bot, the bot is player 0.
 
+use cubeful_engine::game::flow::{self, Flow, Next};
 use cubeful_engine::game::{
     Action, Decision, DiceSource, Ending, Event, Game, GameError, GameOutcome, RandomDice, Rules,
     ScriptedDice,
@@ -88,21 +89,6 @@ pub fn seat_of(player: Player) -> Seat {
     }
 }
 
-/// What the window should do next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Next {
-    /// Wait for the person who has to act (`Some`), or for a click to go on (`None`).
-    WaitForHuman(Option<Player>),
-    /// Ask the bot (on a worker thread).
-    AskBot(Player),
-    /// The dice must be entered by hand for this roll (`None`: the opening roll).
-    EnterDice(Option<Player>),
-    /// A game is over and the next one can start.
-    NextGame,
-    /// The match is over.
-    MatchOver(Player),
-}
-
 /// A match or session being played.
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -172,35 +158,26 @@ impl Session {
         &self.log
     }
 
-    /// What the window should do next.
-    pub fn next(&self) -> Next {
-        match self.game.decision() {
-            Decision::NewGame => Next::NextGame,
-            Decision::MatchOver { winner } => Next::MatchOver(winner),
-            Decision::OpeningRoll => {
-                if self.setup.manual_dice {
-                    Next::EnterDice(None)
-                } else {
-                    Next::WaitForHuman(None)
-                }
-            }
-            d => {
-                let player = d.player().expect("these decisions have a player");
-                if self.is_bot(player) {
-                    Next::AskBot(player)
-                } else {
-                    Next::WaitForHuman(Some(player))
-                }
-            }
+    /// Who plays which side and what happens by itself: the bot (if any) plays player 0;
+    /// people roll by a click; the dice may be entered by hand; the next game of the match
+    /// starts by itself if `auto_next_game` (the window's preference).
+    pub fn flow(&self, auto_next_game: bool) -> Flow {
+        Flow {
+            computer: [self.is_bot(Player::Zero), self.is_bot(Player::One)],
+            auto_roll: false,
+            manual_dice: self.setup.manual_dice,
+            auto_next_game,
         }
+    }
+
+    /// What happens next ([`flow::next`]); `auto_next_game` as in [`Session::flow`].
+    pub fn next(&self, auto_next_game: bool) -> Next {
+        flow::next(&self.game, &self.flow(auto_next_game))
     }
 
     /// The person who has to act now (not the bot), if any.
     pub fn human_to_act(&self) -> Option<Player> {
-        match self.next() {
-            Next::WaitForHuman(p) => p,
-            _ => None,
-        }
+        self.next(false).human()
     }
 
     /// `player` does `action`. Rolling with manual dice needs [`Session::roll_dice`].
@@ -286,9 +263,9 @@ impl Session {
             Decision::Move { player, .. } if human == Some(player) => Some(seat(player)),
             _ => None,
         };
-        let roll = match (decision, self.next()) {
+        let roll = match (decision, self.next(false)) {
             (Decision::Roll { player, .. }, _) if human == Some(player) => Some(seat(player)),
-            (Decision::OpeningRoll, Next::WaitForHuman(None)) => Some(Seat::Bottom),
+            (Decision::OpeningRoll, Next::OpeningRoll) => Some(Seat::Bottom),
             (Decision::NewGame, _) => Some(Seat::Bottom),
             _ => None,
         };
@@ -323,8 +300,8 @@ impl Session {
                 return Some((seat_of(p), gettext("Thinking…")));
             }
         }
-        match (decision, self.next()) {
-            (Decision::Roll { player, may_double }, Next::WaitForHuman(_)) => Some((
+        match (decision, self.next(false)) {
+            (Decision::Roll { player, may_double }, Next::HumanDecides(_)) => Some((
                 seat_of(player),
                 if may_double {
                     gettext("Click to roll, or on the cube to double")
@@ -332,14 +309,14 @@ impl Session {
                     gettext("Click to roll")
                 },
             )),
-            (Decision::OpeningRoll, Next::WaitForHuman(None)) => {
+            (Decision::OpeningRoll, Next::OpeningRoll) => {
                 Some((Seat::Bottom, gettext("Click to throw the opening roll")))
             }
-            (Decision::AnswerDouble { player, .. }, Next::WaitForHuman(_)) => Some((
+            (Decision::AnswerDouble { player, .. }, Next::HumanDecides(_)) => Some((
                 seat_of(player),
                 gettext("Click the cube to take, right-click to drop"),
             )),
-            (Decision::AnswerResignation { player, .. }, Next::WaitForHuman(_)) => Some((
+            (Decision::AnswerResignation { player, .. }, Next::HumanDecides(_)) => Some((
                 seat_of(player),
                 gettext("Click the flag to accept, right-click to reject"),
             )),
@@ -604,11 +581,14 @@ mod tests {
                 let d = s.display(false);
                 assert_eq!(d.dice.unwrap().0, seat_of(player));
                 assert_eq!(d.on_roll, Some(seat_of(player)));
+                let decision = s.game().decision();
                 if player == Player::One {
-                    assert_eq!(s.next(), Next::WaitForHuman(Some(Player::One)));
+                    assert_eq!(s.next(false), Next::HumanDecides(decision));
+                    assert_eq!(s.human_to_act(), Some(Player::One));
                     assert_eq!(d.turn, Some(Seat::Bottom));
                 } else {
-                    assert_eq!(s.next(), Next::AskBot(Player::Zero));
+                    assert_eq!(s.next(false), Next::BotDecides(decision));
+                    assert_eq!(s.human_to_act(), None);
                     assert_eq!(d.turn, None);
                 }
             }
@@ -622,10 +602,10 @@ mod tests {
         let mut st = setup(0, Opponent::Human);
         st.manual_dice = true;
         let mut s = Session::new(st).unwrap();
-        assert_eq!(s.next(), Next::EnterDice(None));
+        assert_eq!(s.next(false), Next::EnterDice(None));
         s.roll_dice(Player::One, Dice::new(3, 5).unwrap()).unwrap();
         // O threw 3, X threw 5: X (bottom) starts with 5-3... the dice keep their order.
-        assert_eq!(s.next(), Next::WaitForHuman(Some(Player::One)));
+        assert_eq!(s.next(false).human(), Some(Player::One));
         assert!(s.human_move().is_some());
     }
 
@@ -682,23 +662,25 @@ mod tests {
             let d = s.display(false);
             assert_eq!(d.position, s.bottom_position());
             assert!(!s.status().is_empty());
-            match s.next() {
+            match s.next(false) {
                 Next::MatchOver(winner) => {
                     assert!(s.status().contains(s.name(winner)));
                     assert!(s.log().last().unwrap().contains("match"));
                     return;
                 }
-                Next::NextGame => {
+                Next::GameOver => {
+                    assert_eq!(s.next(true), Next::NextGame);
                     s.next_game().unwrap();
                 }
-                Next::WaitForHuman(None) => {
+                Next::NextGame => unreachable!("not asked to start games by itself"),
+                Next::OpeningRoll => {
                     s.opening_roll().unwrap();
                 }
-                Next::WaitForHuman(Some(_)) | Next::AskBot(_) => {
+                Next::HumanDecides(_) | Next::BotDecides(_) => {
                     let (player, action) = bot.choose(s.game(), &mut search).unwrap();
                     s.act(player, action).unwrap();
                 }
-                Next::EnterDice(_) => unreachable!("random dice"),
+                Next::EnterDice(_) | Next::AutoRoll(_) => unreachable!("random dice, clicks"),
             }
         }
         panic!("the match did not end");

@@ -19,14 +19,12 @@ use std::sync::{Arc, OnceLock};
 use std::thread;
 
 use cubeful_engine::analysis::bot::Bot;
-use cubeful_engine::cube::met::MatchEquityTable;
-use cubeful_engine::cube::{CubeContext, CubeDecision};
+use cubeful_engine::analysis::hint::{self, Hint, Query};
 use cubeful_engine::eval::bearoff::BearoffDb;
-use cubeful_engine::eval::{Nets, Probabilities};
-use cubeful_engine::formats::notation::format_move;
-use cubeful_engine::game::{Action, Decision, Game};
+use cubeful_engine::eval::Nets;
+use cubeful_engine::game::{Action, Game};
 use cubeful_engine::search::{Level, Search};
-use cubeful_engine::{LegalMove, Player};
+use cubeful_engine::Player;
 
 /// Work for the engine.
 #[derive(Clone, Debug)]
@@ -37,43 +35,6 @@ pub enum Job {
     Hint { game: Box<Game>, level: Level },
 }
 
-/// One candidate play of a hint.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HintMove {
-    /// The play (mover's numbering).
-    pub mv: LegalMove,
-    /// In GNU Backgammon notation.
-    pub text: String,
-    /// Chances of the mover after the play.
-    pub probabilities: Probabilities,
-    /// Equity (normalised, cubeful).
-    pub equity: f32,
-    /// Equity minus the best play's (0 for the best, negative for the others).
-    pub difference: f32,
-    /// The ply it was evaluated at.
-    pub plies: u8,
-}
-
-/// The cube hint before the roll (or when answering a double).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CubeHint {
-    pub decision: CubeDecision,
-    /// Cubeless chances of the player on roll.
-    pub probabilities: Probabilities,
-    pub plies: u8,
-}
-
-/// A finished hint.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Hint {
-    /// Ranked plays, best first.
-    Moves(Vec<HintMove>),
-    /// The cube decision of the player on roll.
-    Cube(CubeHint),
-    /// Nothing to analyse now.
-    Nothing,
-}
-
 /// An answer from a worker.
 #[derive(Clone, Debug)]
 pub enum Reply {
@@ -82,10 +43,8 @@ pub enum Reply {
         id: u64,
         action: Option<(Player, Action)>,
     },
-    Hint {
-        id: u64,
-        hint: Hint,
-    },
+    /// The hint (`None`: nothing to analyse now).
+    Hint { id: u64, hint: Option<Hint> },
 }
 
 impl Reply {
@@ -192,41 +151,12 @@ pub fn run(search: &mut Search, id: u64, job: Job) -> Reply {
     }
 }
 
-/// The hint for the decision pending in `game`.
-pub fn hint(search: &mut Search, game: &Game, level: Level) -> Hint {
-    let settings = level.settings();
-    let state = game.match_state();
-    let position = game.position();
-    let beavers = game.rules().beavers_apply();
-    let ctx = CubeContext::from_state(&state, MatchEquityTable::kazaross_xg2(), beavers);
-    match game.decision() {
-        Decision::Move { dice, .. } => {
-            let ranked = search.rank_moves(&position, dice, &ctx, &settings);
-            let best = ranked.first().map_or(0.0, |r| r.equity);
-            Hint::Moves(
-                ranked
-                    .iter()
-                    .map(|r| HintMove {
-                        mv: r.mv,
-                        text: format_move(&position, &r.mv.mv),
-                        probabilities: r.probabilities,
-                        equity: r.equity,
-                        difference: r.equity - best,
-                        plies: r.plies,
-                    })
-                    .collect(),
-            )
-        }
-        Decision::Roll { .. } | Decision::AnswerDouble { .. } => {
-            let analysis = search.cube_decision(&position, &ctx, &settings);
-            Hint::Cube(CubeHint {
-                decision: analysis.decision,
-                probabilities: analysis.probabilities,
-                plies: analysis.plies,
-            })
-        }
-        _ => Hint::Nothing,
-    }
+/// The hint for the decision pending in `game`, from the engine's one hint function (the same
+/// as every front end's): ranked plays, the cube decision before the roll, take/drop/beaver when
+/// a double is on offer, accept/reject when a resignation is. `None` when nobody has to decide.
+pub fn hint(search: &mut Search, game: &Game, level: Level) -> Option<Hint> {
+    let query = Query::from_game(game)?;
+    Some(hint::hint(search, &query, &level.settings()))
 }
 
 #[cfg(test)]
@@ -244,28 +174,68 @@ mod tests {
         g
     }
 
+    fn engine_hint(search: &mut Search, g: &Game, level: Level) -> Hint {
+        let query = Query::from_game(g).expect("a decision is pending");
+        hint::hint(search, &query, &level.settings())
+    }
+
     #[test]
     fn hint_ranks_moves_and_cube() {
         let mut search = Search::new(Arc::new(Nets::embedded()));
         let g = game("31 52");
-        match hint(&mut search, &g, Level::Expert) {
-            Hint::Moves(moves) => {
-                assert!(moves.len() > 5);
-                assert_eq!(moves[0].difference, 0.0);
-                assert!(moves.iter().all(|m| m.difference <= 0.0));
-                assert_eq!(moves[0].text, "8/5 6/5", "the best 31 makes the 5 point");
+        let got = hint(&mut search, &g, Level::Expert).expect("a hint");
+        // The worker's hint is the engine's, number for number.
+        assert_eq!(got, engine_hint(&mut search, &g, Level::Expert));
+        match got {
+            Hint::Moves(h) => {
+                assert!(h.moves.len() > 5);
+                assert_eq!(h.moves[0].difference, 0.0);
+                assert!(h.moves.iter().all(|m| m.difference <= 0.0));
+                assert_eq!(h.moves[0].text, "8/5 6/5", "the best 31 makes the 5 point");
             }
             other => panic!("{other:?}"),
         }
         let mut g = g;
         g.play_text(Player::Zero, "8/5 6/5").unwrap();
         match hint(&mut search, &g, Level::Expert) {
-            Hint::Cube(c) => {
+            Some(Hint::Cube(c)) => {
                 assert!(!c.decision.action.is_double(), "no double after one move");
+                assert!(!c.double);
                 assert!(c.probabilities.win > 0.2 && c.probabilities.win < 0.8);
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_pending_double_gets_a_take_hint() {
+        let mut search = Search::new(Arc::new(Nets::embedded()));
+        let mut g = game("31 52");
+        g.play_text(Player::Zero, "8/5 6/5").unwrap();
+        g.apply(Player::One, Action::Double).unwrap();
+        let got = hint(&mut search, &g, Level::Expert).expect("a hint");
+        assert_eq!(got, engine_hint(&mut search, &g, Level::Expert));
+        match got {
+            Hint::Take(t) => {
+                // X doubled far too early: O takes (no beavers in a match).
+                assert_eq!(t.response, cubeful_engine::cube::Response::Take);
+                assert_eq!(t.beaver, None);
+                assert!(t.take > t.drop, "{t:?}");
+                assert!(!t.on_roll_answers);
+            }
+            other => panic!("a take hint, not {other:?}"),
+        }
+    }
+
+    #[test]
+    fn no_hint_without_a_decision() {
+        let mut search = Search::new(Arc::new(Nets::embedded()));
+        let g = Game::new(
+            Rules::match_to(5),
+            Box::new(ScriptedDice::parse("31").unwrap()),
+        )
+        .unwrap();
+        assert_eq!(hint(&mut search, &g, Level::Expert), None);
     }
 
     #[test]
@@ -290,7 +260,7 @@ mod tests {
                     assert_eq!(player, Player::Zero);
                     assert!(matches!(action, Action::Move(_)));
                 }
-                Reply::Hint { hint, .. } => assert!(matches!(hint, Hint::Moves(_))),
+                Reply::Hint { hint, .. } => assert!(matches!(hint, Some(Hint::Moves(_)))),
             }
         }
         got.sort();

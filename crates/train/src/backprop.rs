@@ -1,7 +1,205 @@
-//! Gradient steps on a net: online stochastic gradient descent with the cross-entropy loss of the
-//! five sigmoid outputs (whose gradient at the output pre-activation is simply `target − output`).
+//! Gradients of a net's loss, and gradient steps.
+//!
+//! - [`Sgd`]: online stochastic gradient descent with the cross-entropy loss of the five sigmoid
+//!   outputs (whose gradient at the output pre-activation is simply `target − output`), one
+//!   example at a time: what TD(λ) and the first supervised rounds use.
+//! - [`Gradient`] and [`Backprop`]: the gradient of a [`Loss`] summed over examples, for
+//!   mini-batch optimisers ([`crate::adam`]).
 
 use cubeful_engine::eval::nn::{Net, OUTPUTS};
+
+/// The loss a net's five sigmoid outputs `y` are trained to minimise against target chances `t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Loss {
+    /// Binary cross-entropy of each output, `Σ −[t·ln y + (1−t)·ln(1−y)]`, reported less the
+    /// targets' own entropy (so that a perfect fit scores 0; the gradient is the same). Its
+    /// gradient at an output's pre-activation is `y − t`: no vanishing when a sigmoid saturates.
+    CrossEntropy,
+    /// Squared error, `Σ (y − t)²`; gradient `2·(y − t)·y·(1 − y)` at the pre-activation.
+    SquaredError,
+}
+
+impl Loss {
+    /// The loss of outputs `out` against `target`.
+    pub fn value(self, out: &[f32; OUTPUTS], target: &[f32; OUTPUTS]) -> f64 {
+        let mut sum = 0.0f64;
+        for (&y, &t) in out.iter().zip(target) {
+            let (y, t) = (f64::from(y), f64::from(t).clamp(0.0, 1.0));
+            sum += match self {
+                Loss::CrossEntropy => {
+                    let y = y.clamp(1e-12, 1.0 - 1e-12);
+                    let term = |p: f64, q: f64| if p > 0.0 { p * (p / q).ln() } else { 0.0 };
+                    term(t, y) + term(1.0 - t, 1.0 - y)
+                }
+                Loss::SquaredError => (y - t) * (y - t),
+            };
+        }
+        sum
+    }
+
+    /// The derivative of the loss with respect to the pre-activation of an output whose value is
+    /// `y` and target `t`.
+    #[inline]
+    fn output_delta(self, y: f32, t: f32) -> f32 {
+        let t = t.clamp(0.0, 1.0);
+        match self {
+            Loss::CrossEntropy => y - t,
+            Loss::SquaredError => 2.0 * (y - t) * y * (1.0 - y),
+        }
+    }
+}
+
+/// A gradient (or any vector) of a net's parameters, flat, in the order: hidden weights
+/// (input-major, as [`Net::params`] gives them), hidden biases, output weights (output-major),
+/// output biases.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gradient {
+    values: Vec<f32>,
+    inputs: usize,
+    hidden: usize,
+}
+
+impl Gradient {
+    /// A zero gradient of `net`'s shape.
+    pub fn zeros_like(net: &Net) -> Gradient {
+        Gradient {
+            values: vec![0.0; net.parameter_count()],
+            inputs: net.inputs(),
+            hidden: net.hidden(),
+        }
+    }
+
+    /// Number of parameters.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True for a net without parameters (never for a usable net).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// True if `net` has this gradient's shape.
+    pub fn fits(&self, net: &Net) -> bool {
+        net.inputs() == self.inputs && net.hidden() == self.hidden
+    }
+
+    /// Sets every value to zero.
+    pub fn clear(&mut self) {
+        self.values.fill(0.0);
+    }
+
+    /// All values, flat.
+    pub fn values(&self) -> &[f32] {
+        &self.values
+    }
+
+    /// Adds `other` (of the same shape) to this gradient.
+    pub fn add(&mut self, other: &Gradient) {
+        assert_eq!(
+            self.values.len(),
+            other.values.len(),
+            "gradients of two shapes"
+        );
+        for (a, &b) in self.values.iter_mut().zip(&other.values) {
+            *a += b;
+        }
+    }
+
+    /// Multiplies every value by `factor`.
+    pub fn scale(&mut self, factor: f32) {
+        for a in &mut self.values {
+            *a *= factor;
+        }
+    }
+
+    /// The four parts: hidden weights, hidden biases, output weights, output biases.
+    pub fn parts(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
+        let (w1, rest) = self.values.split_at(self.inputs * self.hidden);
+        let (b1, rest) = rest.split_at(self.hidden);
+        let (w2, b2) = rest.split_at(OUTPUTS * self.hidden);
+        (w1, b1, w2, b2)
+    }
+
+    fn parts_mut(&mut self) -> (&mut [f32], &mut [f32], &mut [f32], &mut [f32]) {
+        let (w1, rest) = self.values.split_at_mut(self.inputs * self.hidden);
+        let (b1, rest) = rest.split_at_mut(self.hidden);
+        let (w2, b2) = rest.split_at_mut(OUTPUTS * self.hidden);
+        (w1, b1, w2, b2)
+    }
+}
+
+/// Scratch space for computing gradients with backpropagation.
+#[derive(Clone, Debug, Default)]
+pub struct Backprop {
+    hidden: Vec<f32>,
+    delta: Vec<f32>,
+}
+
+impl Backprop {
+    /// Scratch space (it grows to the nets it meets).
+    pub fn new() -> Backprop {
+        Backprop::default()
+    }
+
+    /// Adds to `grad` the gradient of `loss` for one example (inputs `x`, at least
+    /// [`Net::inputs`] values, and `target`) and returns the example's loss, both at `net`'s
+    /// current weights.
+    ///
+    /// # Panics
+    /// If `grad` is not of `net`'s shape.
+    pub fn accumulate(
+        &mut self,
+        net: &Net,
+        x: &[f32],
+        target: &[f32; OUTPUTS],
+        loss: Loss,
+        grad: &mut Gradient,
+    ) -> f64 {
+        assert!(grad.fits(net), "a gradient of another shape");
+        let nh = net.hidden();
+        if self.hidden.len() < nh {
+            self.hidden.resize(nh, 0.0);
+            self.delta.resize(nh, 0.0);
+        }
+        let mut out = [0.0f32; OUTPUTS];
+        net.forward(x, &mut self.hidden, &mut out);
+        let value = loss.value(&out, target);
+        let mut dz = [0.0f32; OUTPUTS];
+        for o in 0..OUTPUTS {
+            dz[o] = loss.output_delta(out[o], target[o]);
+        }
+        let h = &self.hidden[..nh];
+        let (_, _, w2, _) = net.params();
+        let (gw1, gb1, gw2, gb2) = grad.parts_mut();
+        let delta = &mut self.delta[..nh];
+        delta.fill(0.0);
+        for (o, &d) in dz.iter().enumerate() {
+            let row = &w2[o * nh..(o + 1) * nh];
+            for ((g, &hk), (dk, &w)) in gw2[o * nh..(o + 1) * nh]
+                .iter_mut()
+                .zip(h)
+                .zip(delta.iter_mut().zip(row))
+            {
+                *g += d * hk;
+                *dk += d * w;
+            }
+            gb2[o] += d;
+        }
+        for ((dk, &hk), gb) in delta.iter_mut().zip(h).zip(gb1.iter_mut()) {
+            *dk *= hk * (1.0 - hk);
+            *gb += *dk;
+        }
+        for (i, &xi) in x[..net.inputs()].iter().enumerate() {
+            if xi != 0.0 {
+                for (g, &dk) in gw1[i * nh..(i + 1) * nh].iter_mut().zip(delta.iter()) {
+                    *g += xi * dk;
+                }
+            }
+        }
+        value
+    }
+}
 
 /// Scratch space for gradient steps on nets of up to `hidden` hidden units.
 pub struct Sgd {
@@ -94,5 +292,109 @@ mod tests {
             last = sgd.step(&mut net, &x, &target, 0.1);
         }
         assert!(last < first / 100.0, "{first} -> {last}");
+    }
+
+    fn small_net(seed: u64) -> Net {
+        let mut seed = seed;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 40) as f32) / (1u64 << 24) as f32
+        };
+        Net::random(NetClass::Contact, 1, 7, 4, 0.8, &mut next)
+    }
+
+    fn loss_of(net: &Net, x: &[f32], target: &[f32; OUTPUTS], loss: Loss) -> f64 {
+        let mut hidden = vec![0.0; net.hidden()];
+        let mut out = [0.0f32; OUTPUTS];
+        net.forward(x, &mut hidden, &mut out);
+        loss.value(&out, target)
+    }
+
+    /// Central finite differences of the loss against the backpropagated gradient, for every
+    /// parameter of a small net (7 inputs, 4 hidden units: 57 parameters), with inputs that
+    /// include zeros and fractions and targets strictly inside and on the edges of [0, 1].
+    fn check_gradient(loss: Loss) {
+        let x = [1.0f32, 0.0, 0.5, 0.25, 0.0, 1.0, 0.8];
+        let target = [0.7f32, 0.2, 0.0, 0.15, 1.0];
+        for seed in [1u64, 2, 3] {
+            let net = small_net(seed);
+            let mut grad = Gradient::zeros_like(&net);
+            let mut bp = Backprop::new();
+            let value = bp.accumulate(&net, &x, &target, loss, &mut grad);
+            assert!((value - loss_of(&net, &x, &target, loss)).abs() < 1e-9);
+            let analytic = grad.values().to_vec();
+            assert_eq!(analytic.len(), 57);
+            let h = 1e-2f32;
+            let mut checked_nonzero = 0;
+            for (k, &a) in analytic.iter().enumerate() {
+                let shifted = |delta: f32| {
+                    let mut n = net.clone();
+                    let p = n.params_mut();
+                    let (w1, b1, w2) = (p.w1.len(), p.b1.len(), p.w2.len());
+                    let slot = if k < w1 {
+                        &mut p.w1[k]
+                    } else if k < w1 + b1 {
+                        &mut p.b1[k - w1]
+                    } else if k < w1 + b1 + w2 {
+                        &mut p.w2[k - w1 - b1]
+                    } else {
+                        &mut p.b2[k - w1 - b1 - w2]
+                    };
+                    *slot += delta;
+                    loss_of(&n, &x, &target, loss)
+                };
+                let numeric = (shifted(h) - shifted(-h)) / (2.0 * f64::from(h));
+                let a = f64::from(a);
+                assert!(
+                    (numeric - a).abs() <= 2e-4 + 1e-2 * a.abs(),
+                    "{loss:?} seed {seed} parameter {k}: backprop {a}, finite differences {numeric}"
+                );
+                if a.abs() > 1e-3 {
+                    checked_nonzero += 1;
+                }
+            }
+            // The rows of the zero inputs have zero gradient; most others do not.
+            assert!(checked_nonzero > 30, "{checked_nonzero}");
+        }
+    }
+
+    #[test]
+    fn cross_entropy_gradient_matches_finite_differences() {
+        check_gradient(Loss::CrossEntropy);
+    }
+
+    #[test]
+    fn squared_error_gradient_matches_finite_differences() {
+        check_gradient(Loss::SquaredError);
+    }
+
+    #[test]
+    fn gradients_add_over_examples() {
+        let net = small_net(9);
+        let xs = [
+            [1.0f32, 0.0, 0.5, 0.0, 1.0, 0.0, 0.3],
+            [0.0, 1.0, 0.0, 0.5, 0.0, 1.0, 0.0],
+        ];
+        let target = [0.4f32, 0.1, 0.01, 0.2, 0.02];
+        let mut bp = Backprop::new();
+        let mut both = Gradient::zeros_like(&net);
+        let mut parts = [Gradient::zeros_like(&net), Gradient::zeros_like(&net)];
+        for (x, g) in xs.iter().zip(parts.iter_mut()) {
+            bp.accumulate(&net, x, &target, Loss::CrossEntropy, &mut both);
+            bp.accumulate(&net, x, &target, Loss::CrossEntropy, g);
+        }
+        let [mut sum, second] = parts;
+        sum.add(&second);
+        assert_eq!(sum, both);
+    }
+
+    #[test]
+    fn cross_entropy_is_zero_only_at_the_target() {
+        let t = [0.6f32, 0.2, 0.0, 0.1, 1.0];
+        assert!(Loss::CrossEntropy.value(&t, &t).abs() < 1e-9);
+        let off = [0.61f32, 0.2, 0.0, 0.1, 1.0];
+        assert!(Loss::CrossEntropy.value(&off, &t) > 1e-5);
     }
 }

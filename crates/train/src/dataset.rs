@@ -4,10 +4,14 @@
 //! signed bytes of [`Position::board`] followed by the five target chances as f32 (win, win gammon,
 //! win backgammon, lose gammon, lose backgammon, for the player on roll before the roll), and at
 //! the end a CRC-32 of everything before it.
+//!
+//! A data set may also be a folder of such files ([`load_dir`]): every `*.bin` file directly in
+//! it, in name order, as `cubeful-cli train label` writes its chunks.
 
 use std::path::{Path, PathBuf};
 
 use cubeful_engine::eval::Probabilities;
+use cubeful_engine::files::{read_regular, write_atomically, FileError};
 use cubeful_engine::Position;
 use thiserror::Error;
 
@@ -24,16 +28,23 @@ pub struct Example {
 /// A data file that could not be used.
 #[derive(Debug, Error)]
 pub enum DatasetError {
-    #[error("cannot access data file {path}: {source}")]
+    #[error("cannot read {path}: {source}")]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    File(#[from] FileError),
     #[error("data file {path}: {reason}")]
     Format { path: PathBuf, reason: String },
+    #[error("data folder {path} holds no data files (*.bin)")]
+    EmptyFolder { path: PathBuf },
 }
 
-/// Writes examples atomically (temporary file, then rename).
+/// Largest data file read (about 23 million examples).
+const MAX_FILE_BYTES: u64 = 1 << 30;
+
+/// Writes examples atomically (see [`write_atomically`]).
 pub fn save(path: &Path, examples: &[Example]) -> Result<(), DatasetError> {
     let mut bytes = Vec::with_capacity(16 + examples.len() * RECORD + 4);
     bytes.extend_from_slice(MAGIC);
@@ -46,21 +57,51 @@ pub fn save(path: &Path, examples: &[Example]) -> Result<(), DatasetError> {
     }
     let crc = crc32fast::hash(&bytes);
     bytes.extend_from_slice(&crc.to_le_bytes());
+    Ok(write_atomically(path, &bytes)?)
+}
+
+/// The data files of folder `dir`: the regular files directly in it whose names end in `.bin`
+/// and do not start with a dot (temporary files of a write in progress), in name order.
+pub fn files_in(dir: &Path) -> Result<Vec<PathBuf>, DatasetError> {
     let io = |source| DatasetError::Io {
-        path: path.to_path_buf(),
+        path: dir.to_path_buf(),
         source,
     };
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, &bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') || !name.ends_with(".bin") {
+            continue;
+        }
+        if entry.file_type().map_err(io)?.is_file() {
+            files.push(entry.path());
+        }
+    }
+    files.sort();
+    if files.is_empty() {
+        return Err(DatasetError::EmptyFolder {
+            path: dir.to_path_buf(),
+        });
+    }
+    Ok(files)
+}
+
+/// Loads every data file of folder `dir` ([`files_in`]), in name order, and returns the
+/// examples with the number of files read.
+pub fn load_dir(dir: &Path) -> Result<(Vec<Example>, usize), DatasetError> {
+    let files = files_in(dir)?;
+    let mut out = Vec::new();
+    for path in &files {
+        out.extend(load(path)?);
+    }
+    Ok((out, files.len()))
 }
 
 /// Reads a data file, checking its size, checksum and every position.
 pub fn load(path: &Path) -> Result<Vec<Example>, DatasetError> {
-    let bytes = std::fs::read(path).map_err(|source| DatasetError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = read_regular(path, MAX_FILE_BYTES)?;
     let bad = |reason: String| DatasetError::Format {
         path: path.to_path_buf(),
         reason,
@@ -124,6 +165,49 @@ mod tests {
         assert!(load(&path).unwrap_err().to_string().contains("checksum"));
         std::fs::write(&path, &bytes[..50]).unwrap();
         assert!(load(&path).unwrap_err().to_string().contains("truncated"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn example(win: f32) -> Example {
+        Example {
+            position: Position::starting(),
+            target: Probabilities::from_array([win, 0.1, 0.01, 0.12, 0.005]),
+        }
+    }
+
+    #[test]
+    fn a_folder_loads_its_data_files_in_name_order() {
+        let dir = std::env::temp_dir().join(format!("cubeful-data-dir-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let err = load_dir(&dir).unwrap_err();
+        assert!(matches!(err, DatasetError::EmptyFolder { .. }), "{err}");
+        // Written out of order; read back by name.
+        save(&dir.join("chunk-00002.bin"), &[example(0.3)]).unwrap();
+        save(&dir.join("chunk-00000.bin"), &[example(0.1), example(0.15)]).unwrap();
+        save(&dir.join("chunk-00001.bin"), &[example(0.2)]).unwrap();
+        // Not data files: a temporary file of a write in progress, other names, a sub-folder.
+        std::fs::write(dir.join(".chunk-00003.bin.77.1.0.tmp"), b"partial").unwrap();
+        std::fs::write(dir.join(".hidden.bin"), b"partial").unwrap();
+        std::fs::write(dir.join("notes.txt"), b"x").unwrap();
+        std::fs::create_dir_all(dir.join("old.bin")).unwrap();
+        let names: Vec<String> = files_in(&dir)
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            ["chunk-00000.bin", "chunk-00001.bin", "chunk-00002.bin"]
+        );
+        let (examples, files) = load_dir(&dir).unwrap();
+        assert_eq!(files, 3);
+        let wins: Vec<f32> = examples.iter().map(|e| e.target.win).collect();
+        assert_eq!(wins, [0.1, 0.15, 0.2, 0.3]);
+        // A corrupt file fails the whole folder, naming the file.
+        std::fs::write(dir.join("chunk-00004.bin"), b"CFDATA1\0garbage-garbage").unwrap();
+        let err = load_dir(&dir).unwrap_err().to_string();
+        assert!(err.contains("chunk-00004.bin"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,20 +3,61 @@
 //!
 //! - [`players`]: the players a duel can pit against each other (our nets, PubEval, random).
 //! - [`duel`]: cubeless money games with duplicate dice, and their statistics.
-//! - [`backprop`]: gradient steps on a net.
+//! - [`backprop`]: gradients of a net's loss, and plain gradient steps.
+//! - [`adam`]: the Adam optimiser.
 //! - [`td`]: TD(λ) self-play training from random weights, resumable from checkpoints.
 //! - [`dataset`]: training positions with targets, and their file format.
+//! - [`decisions`]: the checker-play decision benchmark.
 //! - [`supervised`]: positions from self-play, 1-ply targets, supervised epochs.
+//! - [`minibatch`]: supervised training in mini-batches with Adam, for deeper targets.
 
+pub mod adam;
 pub mod backprop;
 pub mod dataset;
+pub mod decisions;
 pub mod duel;
+pub mod minibatch;
 pub mod players;
 pub mod supervised;
 pub mod td;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
 use cubeful_engine::Dice;
 use rand::Rng;
+
+/// Runs `work(state, i)` for i in 0..n over `threads` threads, each with its own `state` made by
+/// `make_state`; results in index order, so the output does not depend on the thread count.
+pub(crate) fn parallel_map<S, T: Send>(
+    n: usize,
+    threads: usize,
+    make_state: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> T + Sync,
+) -> Vec<T> {
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, n.max(1)) {
+            scope.spawn(|| {
+                let mut state = make_state();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        break;
+                    }
+                    let r = work(&mut state, i);
+                    out.lock().expect("no panic while locked")[i] = Some(r);
+                }
+            });
+        }
+    });
+    out.into_inner()
+        .expect("threads finished")
+        .into_iter()
+        .map(|r| r.expect("every index done"))
+        .collect()
+}
 
 /// A random roll; the opening roll of a game is never a double (each player throws one die and
 /// the higher starts with both). Every training game and duel draws its dice through this.

@@ -10,7 +10,6 @@
 //!
 //! Repeating the three steps makes 0-ply imitate 1-ply of the previous round.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cubeful_engine::eval::class::classify;
@@ -23,37 +22,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::backprop::Sgd;
 use crate::dataset::Example;
-
-/// Runs `work(i)` for i in 0..n over `threads` threads; results in index order.
-fn parallel_map<T: Send>(
-    n: usize,
-    threads: usize,
-    make_state: impl Fn() -> Evaluator + Sync,
-    work: impl Fn(&mut Evaluator, usize) -> T + Sync,
-) -> Vec<T> {
-    let next = AtomicUsize::new(0);
-    let out: Mutex<Vec<Option<T>>> = Mutex::new((0..n).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..threads.max(1) {
-            scope.spawn(|| {
-                let mut state = make_state();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n {
-                        break;
-                    }
-                    let r = work(&mut state, i);
-                    out.lock().expect("no panic while locked")[i] = Some(r);
-                }
-            });
-        }
-    });
-    out.into_inner()
-        .expect("threads finished")
-        .into_iter()
-        .map(|r| r.expect("every index done"))
-        .collect()
-}
+use crate::parallel_map;
 
 /// About `count` positions (before the roll, from the player on roll) from self-play games of
 /// `nets`. With probability `explore` a move is picked at random among the five best instead of

@@ -14,9 +14,9 @@ use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail, Context, Result};
-use cubeful_engine::analysis::bot::{self, Bot};
-use cubeful_engine::cube::met::MatchEquityTable;
-use cubeful_engine::cube::{CubeContext, Response};
+use cubeful_engine::analysis::bot::Bot;
+use cubeful_engine::analysis::hint::{self, Hint, Query, Question};
+use cubeful_engine::game::flow::{self, Flow as GameFlow, Next};
 use cubeful_engine::game::{splitmix64, Decision, Event, Game, RandomDice, Rules};
 use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{gnubg_id, match_id, position_id, xgid, MatchState, Player, Position};
@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::nets::EngineArgs;
 use crate::one_line;
-use crate::report::{self, CubeWrap, MoveJson, MovesJson};
+use crate::report;
 use commands::{Command, PlayerKind, PlayerRef, ShowWhat};
 use render::Names;
 
@@ -594,52 +594,46 @@ impl Session {
         }
     }
 
-    /// Lets the bots play and rolls for humans who cannot double, until a human has to decide
-    /// or the game waits for `new game`. Starts the next game of a match (or of a session with a
-    /// human in it) automatically.
+    /// Who plays which side, and the terminal's routine steps: a person who cannot double is
+    /// rolled for, and the next game of a match (or of a session with a person in it) starts
+    /// by itself.
+    fn flow(&self) -> GameFlow {
+        GameFlow {
+            computer: self.kinds.map(|k| matches!(k, PlayerKind::Bot(_))),
+            auto_roll: true,
+            manual_dice: false,
+            auto_next_game: true,
+        }
+    }
+
+    /// Lets the bots play and does the routine steps ([`flow::next`]) until a person has to
+    /// decide or the game waits for `new game`.
     fn advance(&mut self) -> Result<()> {
         for _ in 0..MAX_BOT_ACTIONS {
             let Some(game) = &self.game else {
                 return Ok(());
             };
-            match game.decision() {
-                Decision::NewGame => {
-                    let started = !game.games().is_empty();
-                    let has_human = self.kinds.contains(&PlayerKind::Human);
-                    if started && (!game.rules().is_money() || has_human) {
-                        self.act(|g| g.new_game())?;
-                        continue;
-                    }
-                    return Ok(());
-                }
-                Decision::MatchOver { .. } | Decision::OpeningRoll => return Ok(()),
-                decision => {
-                    let Some(player) = decision.player() else {
+            match flow::next(game, &self.flow()) {
+                Next::NextGame => self.act(|g| g.new_game())?,
+                Next::AutoRoll(player) => self.act(|g| g.roll(player))?,
+                Next::BotDecides(decision) => {
+                    let Some(PlayerKind::Bot(level)) =
+                        decision.player().map(|p| self.kinds[p.index()])
+                    else {
                         return Ok(());
                     };
-                    match self.kinds[player.index()] {
-                        PlayerKind::Bot(level) => {
-                            let bot = Bot::new(level);
-                            let game = self.game.clone().ok_or_else(|| anyhow!("no game"))?;
-                            let choice = bot.choose(&game, self.search()?);
-                            let Some((player, action)) = choice else {
-                                return Ok(());
-                            };
-                            self.act(|g| g.apply(player, action))?;
-                        }
-                        PlayerKind::Human => {
-                            if let Decision::Roll {
-                                player,
-                                may_double: false,
-                            } = decision
-                            {
-                                self.act(|g| g.roll(player))?;
-                                continue;
-                            }
-                            return Ok(());
-                        }
-                    }
+                    let game = self.game.clone().ok_or_else(|| anyhow!("no game"))?;
+                    let choice = Bot::new(level).choose(&game, self.search()?);
+                    let Some((player, action)) = choice else {
+                        return Ok(());
+                    };
+                    self.act(|g| g.apply(player, action))?;
                 }
+                Next::HumanDecides(_)
+                | Next::OpeningRoll
+                | Next::EnterDice(_)
+                | Next::GameOver
+                | Next::MatchOver(_) => return Ok(()),
             }
         }
         bail!("the bots stopped after {MAX_BOT_ACTIONS} actions")
@@ -708,68 +702,25 @@ impl Session {
         Ok(())
     }
 
+    /// The hint for the decision pending, from the engine's one hint function: the best
+    /// `count` plays, the cube decision, or the answer to a double or a resignation.
     fn hint(&mut self, count: Option<usize>, json: bool) -> Result<()> {
-        let game = self.game()?.clone();
+        let game = self.game()?;
+        let query = Query::from_game(game)
+            .ok_or_else(|| anyhow!("there is no decision to give a hint about"))?;
         let settings = self.settings();
-        let position = game.position();
-        let state = game.match_state();
-        let beavers = game.rules().beavers_apply();
-        let met = MatchEquityTable::kazaross_xg2();
-        let ctx = CubeContext::from_state(&state, met, beavers);
-        match game.decision() {
-            Decision::Move { dice, .. } => {
-                let ranked = self.search()?.rank_moves(&position, dice, &ctx, &settings);
-                let moves: Vec<MoveJson> = ranked
-                    .iter()
-                    .take(count.unwrap_or(usize::MAX))
-                    .map(|r| MoveJson::new(&position, r))
-                    .collect();
-                if json {
-                    self.say(serde_json::to_string(&MovesJson { moves })?);
-                } else {
-                    let heading = format!("Best plays of {dice}:");
-                    self.say(report::moves_text(&heading, &moves, count.unwrap_or(10)));
-                }
-            }
-            Decision::Roll { .. } => {
-                let analysis = self.search()?.cube_decision(&position, &ctx, &settings);
-                if json {
-                    self.say(serde_json::to_string(&CubeWrap::new(&analysis))?);
-                } else {
-                    self.say(report::cube_text(&analysis));
-                }
-            }
-            Decision::AnswerDouble { may_beaver, .. } => {
-                let answer =
-                    bot::answer_double(self.search()?, &position, &state, &settings, may_beaver);
-                let word = match answer {
-                    Response::Take => "take",
-                    Response::Pass => "drop",
-                    Response::Beaver => "beaver",
-                };
-                if json {
-                    self.say(format!("{{\"response\":\"{word}\"}}"));
-                } else {
-                    self.say(format!("Proper answer to the double: {word}."));
-                }
-            }
-            Decision::AnswerResignation { resignation, .. } => {
-                let accept = bot::accept_resignation(
-                    self.search()?,
-                    &position,
-                    &state,
-                    resignation,
-                    &settings,
-                    beavers,
-                );
-                let word = if accept { "accept" } else { "reject" };
-                if json {
-                    self.say(format!("{{\"resignation\":\"{word}\"}}"));
-                } else {
-                    self.say(format!("Proper answer to the resignation: {word}."));
-                }
-            }
-            _ => bail!("there is no decision to give a hint about"),
+        let mut hint = hint::hint(self.search()?, &query, &settings);
+        if let (Hint::Moves(plays), Some(n)) = (&mut hint, count) {
+            plays.moves.truncate(n);
+        }
+        if json {
+            self.say(serde_json::to_string(&hint)?);
+        } else {
+            let heading = match query.question {
+                Question::Move(dice) => format!("Best plays of {dice}:"),
+                _ => String::new(),
+            };
+            self.say(report::hint_text(&hint, &heading, count.unwrap_or(10)));
         }
         Ok(())
     }
@@ -779,9 +730,8 @@ impl Session {
         let settings = self.settings();
         let position = game.position();
         let state = game.match_state();
-        let met = MatchEquityTable::kazaross_xg2();
-        let ctx = CubeContext::from_state(&state, met, game.rules().beavers_apply());
-        let e = self.search()?.evaluate(&position, &ctx, &settings);
+        let beavers = game.rules().beavers_apply();
+        let e = hint::evaluate(self.search()?, &position, &state, beavers, &settings);
         let p = e.probabilities;
         if json {
             self.say(serde_json::to_string(&EvalJson {

@@ -1,33 +1,29 @@
 //! A computer player: decides the next action of a [`Game`] with the [`Search`] at a playing
 //! level, cubeful and match-aware.
 //!
-//! The decision functions also work on a bare position and [`MatchState`] (as a FIBS board line
-//! or a UBGI context gives them), so that every front end decides the same way:
+//! Every decision is the best action of the one hint function, [`hint::hint`], so the bot
+//! decides exactly as the hints of every front end advise:
 //!
-//! * [`should_double`]: double when the cube decision is a proper double (`Double, take`,
-//!   `Double, pass`, `Redouble, …`, `Double, beaver`); never when too good, optional or not
-//!   available.
-//! * [`answer_double`]: take, drop or beaver from the doubler's double/take equity; answers to a
-//!   beaver or raccoon compare the taker's equity with the cube doubled on the side of the
-//!   player first doubled.
-//! * [`best_move`]: the best play at the level.
-//! * [`accept_resignation`]: accept when what is offered is worth at least as much as playing
-//!   on (cubeful equity in money play, match winning chances in a match).
+//! * double when the cube decision is a proper double (`Double, take`, `Double, pass`,
+//!   `Redouble, …`, `Double, beaver`); never when too good, optional or not available;
+//! * take, drop or beaver from the doubler's double/take equity; answers to a beaver or
+//!   raccoon compare the taker's equity with the cube doubled on the side of the player first
+//!   doubled;
+//! * play the best play at the level;
+//! * accept a resignation when what is offered is worth at least as much as playing on
+//!   (cubeful equity in money play, match winning chances in a match).
 //!
-//! The bot does not offer resignations itself.
+//! The functions below ask the same questions about a bare position and [`MatchState`] (as a
+//! FIBS board line or a UBGI context gives them). The bot does not offer resignations itself.
 
-use crate::cube::met::{MatchEquityTable, MatchScore};
-use crate::cube::{response, CubeAction, CubeContext, Ownership, Response};
-use crate::game::match_state::{CubeOwner, MatchState, Player, Resignation};
+use crate::analysis::hint::{self, Hint, Query, Question};
+use crate::cube::Response;
+use crate::game::match_state::{MatchState, Player, Resignation};
+use crate::game::{Action, Decision, Game};
 use crate::rules::dice::Dice;
 use crate::rules::movegen::LegalMove;
 use crate::rules::position::Position;
 use crate::search::{EvalSettings, Level, Search};
-
-use crate::game::{Action, Decision, Game};
-
-/// Tolerance when comparing equities (accept a resignation that costs nothing).
-const EPSILON: f32 = 1e-6;
 
 /// A computer player at some evaluation settings.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -54,51 +50,17 @@ impl Bot {
     /// The decision pending in `game`, made by this bot: the player who has to act and the
     /// action. `None` when no player has to decide (no game, opening roll, match over).
     pub fn choose(&self, game: &Game, search: &mut Search) -> Option<(Player, Action)> {
-        let position = game.position();
-        let state = game.match_state();
-        let beavers = game.rules().beavers_apply();
-        let s = &self.settings;
-        let action = match game.decision() {
-            Decision::Roll { player, may_double } => {
-                let double = may_double && should_double(search, &position, &state, s, beavers);
-                return Some((player, if double { Action::Double } else { Action::Roll }));
+        let query = Query::from_game(game)?;
+        let player = query.player();
+        if let Decision::Roll { may_double, .. } = game.decision() {
+            // Nothing to think about when the cube is out of reach.
+            if !may_double || !query.cube_context().can_double() {
+                return Some((player, Action::Roll));
             }
-            Decision::Move { player, dice } => {
-                let mv = best_move(search, &position, dice, &state, s, beavers);
-                return Some((player, Action::Move(mv.mv)));
-            }
-            Decision::AnswerDouble {
-                player, may_beaver, ..
-            } => (
-                player,
-                match answer_double(search, &position, &state, s, may_beaver) {
-                    Response::Take => Action::Take,
-                    Response::Pass => Action::Drop,
-                    Response::Beaver => Action::Beaver,
-                },
-            ),
-            Decision::AnswerResignation {
-                player,
-                resignation,
-            } => {
-                let accept = accept_resignation(search, &position, &state, resignation, s, beavers);
-                (
-                    player,
-                    if accept {
-                        Action::AcceptResignation
-                    } else {
-                        Action::RejectResignation
-                    },
-                )
-            }
-            Decision::NewGame | Decision::MatchOver { .. } | Decision::OpeningRoll => return None,
-        };
-        Some(action)
+        }
+        let action = hint::hint(search, &query, &self.settings).action()?;
+        Some((player, action))
     }
-}
-
-fn context<'a>(state: &MatchState, beavers: bool) -> CubeContext<'a> {
-    CubeContext::from_state(state, MatchEquityTable::kazaross_xg2(), beavers)
 }
 
 /// Whether the player on roll (`state.on_roll`, who owns `position`'s orientation) should double
@@ -110,19 +72,16 @@ pub fn should_double(
     settings: &EvalSettings,
     beavers: bool,
 ) -> bool {
-    let ctx = context(state, beavers && state.is_money());
-    if !ctx.can_double() {
+    let query = Query {
+        position: *position,
+        state: *state,
+        beavers,
+        question: Question::Cube,
+    };
+    if !query.cube_context().can_double() {
         return false;
     }
-    let analysis = search.cube_decision(position, &ctx, settings);
-    matches!(
-        analysis.decision.action,
-        CubeAction::DoubleTake
-            | CubeAction::DoublePass
-            | CubeAction::DoubleBeaver
-            | CubeAction::RedoubleTake
-            | CubeAction::RedoublePass
-    )
+    matches!(hint::hint(search, &query, settings), Hint::Cube(h) if h.double)
 }
 
 /// The answer of the player to act (`state.turn`) to the double on offer. `position` is
@@ -135,32 +94,15 @@ pub fn answer_double(
     settings: &EvalSettings,
     may_beaver: bool,
 ) -> Response {
-    let beavers = may_beaver && state.is_money();
-    let ctx = context(state, beavers);
-    let owner = Ownership::relative(state.cube_owner, state.on_roll);
-    let answer = if state.is_money() && owner == Ownership::Opponent {
-        // A beaver chain: the cube sits with the player who was doubled first (not on roll),
-        // and taking doubles it there. The taker's equity in units of the current cube:
-        let e = search.evaluate(position, &ctx, settings).cubeful;
-        let take = if state.turn == state.on_roll {
-            2.0 * e
-        } else {
-            -2.0 * e
-        };
-        if take < -1.0 {
-            Response::Pass
-        } else if take > 0.0 {
-            Response::Beaver
-        } else {
-            Response::Take
-        }
-    } else {
-        let analysis = search.cube_decision(position, &ctx, settings);
-        response(analysis.decision.double_take, &ctx)
+    let query = Query {
+        position: *position,
+        state: *state,
+        beavers: may_beaver,
+        question: Question::AnswerDouble { may_beaver },
     };
-    match answer {
-        Response::Beaver if !beavers => Response::Take,
-        other => other,
+    match hint::hint(search, &query, settings) {
+        Hint::Take(h) => h.response,
+        other => unreachable!("a double to answer gets a take hint, not {other:?}"),
     }
 }
 
@@ -173,8 +115,16 @@ pub fn best_move(
     settings: &EvalSettings,
     beavers: bool,
 ) -> LegalMove {
-    let ctx = context(state, beavers && state.is_money());
-    search.best_move(position, dice, &ctx, settings).mv
+    let query = Query {
+        position: *position,
+        state: *state,
+        beavers,
+        question: Question::Move(dice),
+    };
+    match hint::hint(search, &query, settings) {
+        Hint::Moves(h) => h.moves[0].mv,
+        other => unreachable!("a roll to play gets ranked plays, not {other:?}"),
+    }
 }
 
 /// Whether the player to act (`state.turn`) should accept the opponent's offer to resign
@@ -188,39 +138,50 @@ pub fn accept_resignation(
     settings: &EvalSettings,
     beavers: bool,
 ) -> bool {
-    let ctx = context(state, beavers && state.is_money());
-    let (equity, mwc) = match state.dice {
-        Some(dice) => {
-            let best = search.best_move(position, dice, &ctx, settings);
-            (best.equity, best.mwc)
-        }
-        None => {
-            let e = search.evaluate(position, &ctx, settings);
-            (e.cubeful, e.mwc)
-        }
+    let query = Query {
+        position: *position,
+        state: *state,
+        beavers,
+        question: Question::AnswerResignation(offer),
     };
-    let answerer = state.turn;
-    let mine = answerer == state.on_roll;
-    let value = if state.is_money() && state.jacoby && state.cube_owner == CubeOwner::Centered {
-        1
-    } else {
-        offer as u32
-    };
-    match MatchScore::from_state(state) {
-        None => {
-            let playing_on = if mine { equity } else { -equity };
-            value as f32 >= playing_on - EPSILON
-        }
-        Some(score) => {
-            let playing_on = match mwc {
-                Some(m) if mine => m,
-                Some(m) => 1.0 - m,
-                None => return false,
-            };
-            let points = value.saturating_mul(state.cube_value());
-            let accepted =
-                MatchEquityTable::kazaross_xg2().mwc_after(&score, answerer, answerer, points);
-            accepted as f32 >= playing_on - EPSILON
+    matches!(hint::hint(search, &query, settings), Hint::Resignation(h) if h.accept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Nets;
+    use crate::game::{RandomDice, Rules};
+    use std::sync::Arc;
+
+    /// The bot's every decision is the hint's best action (it only skips the search when the
+    /// cube is out of reach before the roll).
+    #[test]
+    fn the_bot_follows_the_hint() {
+        let mut s = Search::new(Arc::new(Nets::embedded()));
+        let bot = Bot::new(Level::Beginner);
+        for rules in [Rules::money(), Rules::match_to(5)] {
+            let mut g = Game::new(rules, Box::new(RandomDice::new(3))).unwrap();
+            g.new_game().unwrap();
+            let mut checked = 0;
+            while let Some((player, action)) = bot.choose(&g, &mut s) {
+                let query = Query::from_game(&g).unwrap();
+                assert_eq!(query.player(), player);
+                let advised = hint::hint(&mut s, &query, bot.settings()).action().unwrap();
+                match g.decision() {
+                    Decision::Roll { may_double, .. }
+                        if !may_double || !query.cube_context().can_double() =>
+                    {
+                        assert_eq!(action, Action::Roll);
+                        assert_eq!(advised, Action::Roll);
+                    }
+                    _ => assert_eq!(action, advised, "{:?}", g.decision()),
+                }
+                g.apply(player, action).unwrap();
+                checked += 1;
+                assert!(checked < 5_000);
+            }
+            assert!(g.outcome().is_some() && checked > 10);
         }
     }
 }

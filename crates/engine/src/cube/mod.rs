@@ -3,6 +3,8 @@
 //!
 //! # The model (the manual's appendix "Cubeful equities")
 //!
+//! The formulas are collected in docs/CUBE.md §Janowski's model.
+//!
 //! For the player on roll with cubeless chances `p` (a [`Probabilities`]):
 //!
 //! ```text

@@ -1,4 +1,4 @@
-//! Position classes: which evaluator judges a position (features.md §4).
+//! Position classes: which evaluator judges a position (docs/ENGINE.md §Position classes).
 //!
 //! The classes form a graph without cycles — contact → crashed → race → bearoff, contact → race — so
 //! a game only ever moves "down" the list, and the evaluation never jumps back and forth between
@@ -36,7 +36,8 @@ impl PositionClass {
     }
 }
 
-/// The class of `position` (gnubg's criteria, features.md §4).
+/// The class of `position` (gnubg's criteria for contact and crashed; docs/ENGINE.md §Position
+/// classes).
 pub fn classify(position: &Position) -> PositionClass {
     let player = position.side(Side::Player);
     let opponent = position.side(Side::Opponent);

@@ -1,10 +1,10 @@
 //! Static (0-ply) evaluation: the five cubeless probabilities of a position for the player on roll.
 //!
-//! A position is judged by its class ([`crate::eval::class`]): finished games exactly, bearoffs by a
-//! bearoff database when one is plugged in ([`BearoffOracle`]), everything else by the net of its
-//! class. Net outputs pass the sanity rules of features.md §5.4 (d) — hard bounds that follow from
-//! the pips and crossings left — so they are always consistent: gammons never exceed wins,
-//! backgammons never exceed gammons.
+//! A position is judged by its class ([`crate::eval::class`]): finished games exactly, bearoffs by
+//! a bearoff database when one is plugged in ([`BearoffOracle`]), everything else by the net of its
+//! class. Net outputs pass the sanity rules of docs/ENGINE.md §Sanity rules — hard bounds that
+//! follow from the pips and crossings left — so they are always consistent: gammons never exceed
+//! wins, backgammons never exceed gammons.
 
 pub mod bearoff;
 pub mod class;
@@ -448,13 +448,14 @@ fn side_facts(s: &[u8; 25]) -> SideFacts {
     }
 }
 
-/// The hard rules of features.md §5.4 (d) applied to a net's output for `position`.
+/// The hard rules of docs/ENGINE.md §Sanity rules applied to a net's output for `position`.
 pub fn sanity_check(position: &Position, p: &mut Probabilities) {
     let opp = side_facts(&position.side(Side::Opponent));
     let me = side_facts(&position.side(Side::Player));
     let contact = opp.back + me.back >= 24;
-    // Upper bounds on turns to finish without contact: without bearoff databases, at most two
-    // turns per crossing (a turn crosses at least one boundary... conservatively two).
+    // A bound on the turns each side needs to finish without contact: two turns per crossing
+    // left, the bound GNU Backgammon uses when a side is not inside its one-sided bearoff
+    // database (docs/ENGINE.md §Sanity rules).
     let max_turns = |f: &SideFacts| (2 * f.cross).max(1);
     let (max_me, max_opp) = (max_turns(&me), max_turns(&opp));
     if !contact && opp.cross > 4 * (max_me - 1) {

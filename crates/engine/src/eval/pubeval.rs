@@ -95,7 +95,7 @@ impl PubEval {
 /// function — 0 the opponent's bar (≤ 0), 1..=24 the points (mover positive), 25 the mover's bar,
 /// 26 the mover's checkers off — and for j = 1..=24, n = board[25 − j]: five inputs per point
 /// (an opposing blot, exactly one own checker, two or more, exactly three, and (n − 3)/2 beyond
-/// three), then −board[0]/2 and board[26]/15.
+/// three), then `−board[0]/2` and `board[26]/15`.
 pub fn encode(after: &Position) -> [f32; PUBEVAL_INPUTS] {
     let b = after.board();
     let mut x = [0.0f32; PUBEVAL_INPUTS];

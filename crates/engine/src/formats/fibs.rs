@@ -834,10 +834,12 @@ impl Fields<'_> {
 mod tests {
     use super::*;
 
-    /// The forum example of shared/corpus/fibs/board_examples.txt, spaces removed.
+    /// A board line posted on a backgammon forum (one of the FIBS board examples that
+    /// tests/fibs.rs reads), spaces removed.
     const FORUM: &str = "board:mpgnu:buster:17:0:2:0:0:0:2:1:4:3:0:1:0:1:0:0:2:0:0:0:0:0:1:-2:-2:-1:-4:-4:0:-1:3:6:0:0:1:1:1:0:-1:1:25:0:2:0:0:0:2:2:0:0";
 
-    /// The first board GNU Backgammon sent in shared/docs/gnubg-external-trace.txt.
+    /// The first board GNU Backgammon sent in the recorded external-player session that
+    /// tests/fibs.rs replays.
     const TRACE_FIRST: &str = "board:gnubg:root:5:0:0:0:-1:-1:0:0:0:5:0:3:0:0:0:-4:5:-1:0:0:-3:0:-5:0:0:0:0:2:0:1:0:0:0:0:1:1:1:0:1:-1:0:25:0:0:0:0:0:0:0:1";
 
     fn with_field(line: &str, number: usize, value: &str) -> String {

@@ -31,7 +31,14 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::game::match_state::Player;
+use crate::game::record::Variant;
 use crate::rules::dice::Dice;
+
+mod export;
+mod import;
+
+pub use export::{export, export_checked, ExportWarning};
+pub use import::{import, import_file, import_str, ImportWarning, WarningKind};
 
 /// Why a text is not a readable Jellyfish match file.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -48,6 +55,15 @@ pub enum MatError {
     /// The file ends right after a `Game n` line.
     #[error("line {line}: the file ends after the game header")]
     MissingScoreLine { line: usize },
+    /// A match longer than the engine plays (64 points).
+    #[error("line {line}: a {length}-point match is longer than Cubeful plays (64 points)")]
+    MatchTooLong { line: usize, length: u32 },
+    /// The `Variation` tag names a variant the engine does not play.
+    #[error("the match is {0:?}; Cubeful imports standard backgammon only")]
+    Variant(Variant),
+    /// The match cannot be set up (not expected with a readable file).
+    #[error("the match cannot be played: {0}")]
+    Unplayable(String),
 }
 
 /// A `; [Name "value"]` header tag.
@@ -375,12 +391,21 @@ fn leading_number(text: &str) -> Option<u32> {
 type ScoreLine = ([String; 2], [Option<String>; 2], [u32; 2]);
 
 /// Reads `name0 : score0   name1 : score1` the way GNU Backgammon does: the first name is
-/// everything before the first `:`; the second starts after the first score.
+/// everything before the first `:`; the second starts after the first score (also when no blank
+/// separates them, as GNU Backgammon writes a long first name).
 fn read_score_line(line: &str) -> Option<ScoreLine> {
     let (name0, rest) = line.split_once(':')?;
     let rest = rest.trim_start();
     let score0 = leading_number(rest)?;
-    let rest = rest.trim_start_matches(|c: char| !c.is_whitespace());
+    let after_digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    // GNU Backgammon writes the first column padded to 31 characters, so that a long first
+    // name runs into the second (`... : 0Johan Huyck : 0`): a letter right after the score
+    // starts the second name.
+    let rest = if after_digits.starts_with(char::is_alphabetic) {
+        after_digits
+    } else {
+        rest.trim_start_matches(|c: char| !c.is_whitespace())
+    };
     let (name1, rest) = rest.split_once(':')?;
     let score1 = leading_number(rest.trim_start())?;
     let (name0, rating0) = split_rating(name0);

@@ -58,6 +58,7 @@
 //! assert_eq!(game.to_act(), Some(Player::Zero));
 //! ```
 
+pub mod flow;
 pub mod match_state;
 pub mod record;
 mod source;
@@ -68,6 +69,8 @@ pub use source::{splitmix64, DiceSource, RandomDice, ScriptedDice};
 
 use crate::formats::notation::{format_move, parse_move, MoveParseError};
 use crate::game::match_state::{CubeOwner, GameState, MatchState, Player, Resignation};
+use crate::game::record::replay::ReplayError;
+use crate::game::record::{Entry, GameRecord, MatchInfo, MatchRecord, RecordAction, Setup};
 use crate::rules::dice::Dice;
 use crate::rules::movegen::{legal_moves, LegalMove};
 use crate::rules::moves::Move;
@@ -426,6 +429,8 @@ pub struct Game {
     /// The largest resignation each player has had rejected in this game.
     rejected: [Option<Resignation>; 2],
     games: Vec<GameLog>,
+    /// The match record, written as the match is played (see [`Game::record`]).
+    record: MatchRecord,
     dice: Box<dyn DiceSource>,
 }
 
@@ -435,7 +440,6 @@ impl Game {
     pub fn new(rules: Rules, dice: Box<dyn DiceSource>) -> Result<Game, GameError> {
         rules.validate()?;
         Ok(Game {
-            rules,
             score: [0, 0],
             crawford_game: false,
             crawford_played: false,
@@ -446,6 +450,11 @@ impl Game {
             cube_owner: CubeOwner::Centered,
             rejected: [None; 2],
             games: Vec::new(),
+            record: MatchRecord {
+                info: MatchInfo::new([String::new(), String::new()], rules.clone()),
+                games: Vec::new(),
+            },
+            rules,
             dice,
         })
     }
@@ -493,6 +502,9 @@ impl Game {
             if state.turn != state.on_roll {
                 Turn::Doubled { beavers: 0 }
             } else if state.is_money() {
+                if state.cube_log2 == 0 {
+                    return setup("a beaver is on offer but the cube was never turned");
+                }
                 Turn::Doubled { beavers: 1 }
             } else {
                 return setup("a beaver is on offer in match play");
@@ -540,6 +552,36 @@ impl Game {
             events: Vec::new(),
             outcome: None,
         });
+        game.record.games.push(GameRecord {
+            score: state.score,
+            crawford: crawford_game,
+            ..GameRecord::default()
+        });
+        game.record_state_as_setup();
+        Ok(game)
+    }
+
+    /// The match recorded in `record`, replayed through the rules and ready to be played on from
+    /// its end: the last game goes on where the record stops (or the next game is to be started).
+    /// The game's own record ([`Game::record`]) starts as a copy of `record` (with the results of
+    /// finished games filled in where the record left them out) and grows as play goes on.
+    ///
+    /// Every action is checked as [`MatchRecord::replay`] checks it; the first that breaks the
+    /// rules is the error. `dice` is the dice source for the rolls to come.
+    pub fn from_record(
+        record: &MatchRecord,
+        dice: Box<dyn DiceSource>,
+    ) -> Result<Game, ReplayError> {
+        let replay = record.replay()?;
+        let mut game = replay.into_game();
+        game.dice = dice;
+        let mut copy = record.clone();
+        for (kept, played) in copy.games.iter_mut().zip(&game.record.games) {
+            if kept.result.is_none() {
+                kept.result = played.result;
+            }
+        }
+        game.record = copy;
         Ok(game)
     }
 
@@ -640,6 +682,40 @@ impl Game {
     /// The record of the current (or last) game.
     pub fn current_record(&self) -> Option<&GameLog> {
         self.games.last()
+    }
+
+    /// The match record written as the match is played: one [`GameRecord`] per game started,
+    /// one [`Entry`] per action. A roll and the move played with it are one
+    /// [`RecordAction::Move`] (the opening roll is the starter's, with both dice, larger first); a
+    /// roll not played yet, or followed by a resignation, is a [`RecordAction::Roll`]; edits of
+    /// the position, turn, cube or dice ([`Game::set_position`], [`Game::set_turn`],
+    /// [`Game::set_cube`], and the set-up of [`Game::from_position`]) are
+    /// [`RecordAction::SetUp`]s. Replaying the record ([`MatchRecord::replay`],
+    /// [`Game::from_record`]) reaches the same state as the game.
+    pub fn record(&self) -> &MatchRecord {
+        &self.record
+    }
+
+    /// The record, for importers that add what the rules do not produce (match information,
+    /// results recorded for games cut short).
+    pub(crate) fn record_mut(&mut self) -> &mut MatchRecord {
+        &mut self.record
+    }
+
+    /// The names of player 0 and player 1, as the record holds them (empty unless set).
+    pub fn players(&self) -> &[String; 2] {
+        &self.record.info.players
+    }
+
+    /// Names player 0 and player 1 in the record.
+    pub fn set_players(&mut self, names: [String; 2]) {
+        self.record.info.players = names;
+    }
+
+    /// The match information of the record (players, event, place, …) for a front end to fill
+    /// in. The rules in it follow the game's rules and are overwritten when they change.
+    pub fn match_info_mut(&mut self) -> &mut MatchInfo {
+        &mut self.record.info
     }
 
     /// Who has to decide what now.
@@ -757,15 +833,55 @@ impl Game {
         if let Some(winner) = self.match_winner() {
             return Err(GameError::MatchOver { winner });
         }
-        let crawford = !self.rules.is_money()
-            && self.rules.crawford
+        let crawford = self.rules.crawford
             && !self.crawford_played
-            && self.one_away();
+            && crawford_score(self.score, self.rules.match_length);
+        let mut events = Vec::new();
+        self.start_game(crawford, 0, &mut events);
+        self.opening_from_source(&mut events);
+        Ok(events)
+    }
+
+    /// Starts the next game at `score` (which need not follow from the games before: the record
+    /// being replayed says so), as the Crawford game or not, with the cube at `2^auto_doubles`,
+    /// abandoning a game in progress. The opening roll is left to the caller.
+    pub(crate) fn begin_game_at(
+        &mut self,
+        score: [u16; 2],
+        crawford: bool,
+        auto_doubles: u8,
+    ) -> Result<Vec<Event>, GameError> {
+        let bad = |why: &str| Err(GameError::InvalidSetup(why.to_string()));
+        if self.rules.is_money() {
+            if crawford {
+                return bad("a money session has no Crawford game");
+            }
+        } else if score.iter().any(|&s| s >= self.rules.match_length) {
+            return bad("a score is not below the match length");
+        }
+        if auto_doubles > MAX_CUBE_LOG2 {
+            return bad("too many automatic doubles");
+        }
+        let previous = self.score;
+        self.score = score;
+        let one_away = self.one_away();
+        if crawford && !one_away {
+            self.score = previous;
+            return bad("the Crawford game needs a player at match point");
+        }
+        self.crawford_played = crawford || one_away;
+        let mut events = Vec::new();
+        self.start_game(crawford, auto_doubles, &mut events);
+        Ok(events)
+    }
+
+    /// Resets the board and cube for a new game and records its start.
+    fn start_game(&mut self, crawford: bool, auto_doubles: u8, events: &mut Vec<Event>) {
         self.crawford_played |= crawford;
         self.crawford_game = crawford;
         self.position = Position::starting();
         self.on_roll = Player::One;
-        self.cube_log2 = 0;
+        self.cube_log2 = auto_doubles;
         self.cube_owner = CubeOwner::Centered;
         self.rejected = [None; 2];
         self.stage = Stage::Opening;
@@ -777,17 +893,17 @@ impl Game {
             events: Vec::new(),
             outcome: None,
         });
-        let mut events = Vec::new();
         self.emit(
-            &mut events,
+            events,
             Event::GameStarted {
                 number: self.games.len(),
                 score: self.score,
                 crawford,
             },
         );
-        self.opening_from_source(&mut events);
-        Ok(events)
+        if let Some(game) = self.record.games.last_mut() {
+            game.auto_doubles = auto_doubles;
+        }
     }
 
     /// Applies `action` by `player`.
@@ -830,6 +946,23 @@ impl Game {
             return Ok(events);
         }
         self.check_roll(player)?;
+        self.do_roll(dice, &mut events);
+        Ok(events)
+    }
+
+    /// The opening turn with any dice, a double included (a record may hold an opening roll
+    /// corrected by hand): `starter` plays `dice`.
+    pub(crate) fn open_with(
+        &mut self,
+        starter: Player,
+        dice: Dice,
+    ) -> Result<Vec<Event>, GameError> {
+        if self.stage != Stage::Opening {
+            self.current_turn()?;
+            return Err(GameError::AlreadyRolled);
+        }
+        self.on_roll = starter;
+        let mut events = Vec::new();
         self.do_roll(dice, &mut events);
         Ok(events)
     }
@@ -1025,6 +1158,7 @@ impl Game {
             ));
         }
         self.position = position;
+        self.record_state_as_setup();
         Ok(())
     }
 
@@ -1040,7 +1174,61 @@ impl Game {
             self.on_roll = player;
         }
         self.stage = Stage::Playing(Turn::BeforeRoll);
+        self.record_state_as_setup();
         Ok(())
+    }
+
+    /// Sets the cube of the game in progress: its value (`2^cube_log2`) and who owns it. Not
+    /// while a double or a resignation is on offer, and not to a turned cube in the Crawford game.
+    pub fn set_cube(&mut self, cube_log2: u8, owner: CubeOwner) -> Result<(), GameError> {
+        let dice = match self.current_turn()? {
+            Turn::BeforeRoll => None,
+            Turn::Moving(dice) => Some(dice),
+            Turn::Doubled { .. } => return Err(GameError::DoublePending),
+        };
+        self.set_up(&Setup {
+            position: self.position,
+            on_roll: self.on_roll,
+            cube_log2,
+            cube_owner: owner,
+            dice,
+        })
+        .map(|_| ())
+    }
+
+    /// Sets up the game in progress as a record's [`RecordAction::SetUp`] says: the checkers
+    /// (seen from `setup.on_roll`), the player on roll, the cube and, if given, the dice that
+    /// player has rolled (to be played even if no checker can move: the move is then empty). A
+    /// double or resignation on offer is withdrawn; play goes on from the set-up position. Also
+    /// allowed before the opening roll, to start a game from a position.
+    pub fn set_up(&mut self, setup: &Setup) -> Result<Vec<Event>, GameError> {
+        let bad = |why: &str| Err(GameError::InvalidSetup(why.to_string()));
+        match self.stage {
+            Stage::Opening | Stage::Playing(_) | Stage::Resigned { .. } => {}
+            _ => {
+                self.current_turn()?;
+                return Err(GameError::NoGame);
+            }
+        }
+        if setup.position.result().is_some() {
+            return bad("the game in that position is over");
+        }
+        if setup.cube_log2 > MAX_CUBE_LOG2 {
+            return bad("the cube is too large");
+        }
+        if self.crawford_game && (setup.cube_log2 != 0 || setup.cube_owner != CubeOwner::Centered) {
+            return bad("the cube cannot be turned in the Crawford game");
+        }
+        self.position = setup.position;
+        self.on_roll = setup.on_roll;
+        self.cube_log2 = setup.cube_log2;
+        self.cube_owner = setup.cube_owner;
+        self.stage = Stage::Playing(match setup.dice {
+            Some(dice) => Turn::Moving(dice),
+            None => Turn::BeforeRoll,
+        });
+        self.push_entry(RecordAction::SetUp(*setup));
+        Ok(Vec::new())
     }
 
     /// Sets whether the game in progress is the Crawford game (match play; a player must be at
@@ -1070,22 +1258,28 @@ impl Game {
         if let Some(record) = self.games.last_mut() {
             record.crawford = crawford;
         }
+        if let Some(game) = self.record.games.last_mut() {
+            game.crawford = crawford;
+        }
         Ok(())
     }
 
     /// Turns the Jacoby rule on or off (money play; it counts when a game ends).
     pub fn set_jacoby(&mut self, on: bool) {
         self.rules.jacoby = on;
+        self.record.info.rules.jacoby = on;
     }
 
     /// Allows or forbids beavers (money play).
     pub fn set_beavers(&mut self, on: bool) {
         self.rules.beavers = on;
+        self.record.info.rules.beavers = on;
     }
 
     /// Turns the Crawford rule on or off for the games to come (match play).
     pub fn set_crawford_rule(&mut self, on: bool) {
         self.rules.crawford = on;
+        self.record.info.rules.crawford = on;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -1204,7 +1398,153 @@ impl Game {
         if let Some(record) = self.games.last_mut() {
             record.events.push(event.clone());
         }
+        self.record_event(&event);
         events.push(event);
+    }
+
+    /// Appends an action to the current game of the match record.
+    fn push_entry(&mut self, action: RecordAction) {
+        if let Some(game) = self.record.games.last_mut() {
+            game.entries.push(Entry::new(action));
+        }
+    }
+
+    /// Writes what `event` says into the match record.
+    fn record_event(&mut self, event: &Event) {
+        match *event {
+            Event::GameStarted {
+                score, crawford, ..
+            } => self.record.games.push(GameRecord {
+                score,
+                crawford,
+                ..GameRecord::default()
+            }),
+            Event::OpeningTie { .. } | Event::MatchOver { .. } => {}
+            Event::OpeningRoll { dice, starter } => self.record_roll(starter, dice.normalized()),
+            Event::Rolled { player, dice } => self.record_roll(player, dice),
+            Event::Moved {
+                player, dice, mv, ..
+            } => self.record_move(player, dice, mv),
+            Event::CannotMove { player, dice } => self.record_move(player, dice, Move::NONE),
+            Event::Doubled { player, .. } => self.push_entry(RecordAction::Double { player }),
+            Event::Took { player, .. } => self.push_entry(RecordAction::Take { player }),
+            Event::Beavered { player, .. } => self.push_entry(RecordAction::Beaver { player }),
+            Event::Dropped { player, .. } => self.push_entry(RecordAction::Drop { player }),
+            Event::ResignationOffered {
+                player,
+                resignation,
+            } => self.push_entry(RecordAction::Resign {
+                player,
+                resignation,
+            }),
+            Event::ResignationAccepted { player, .. } => {
+                self.push_entry(RecordAction::AcceptResignation { player })
+            }
+            Event::ResignationRejected { player, .. } => {
+                self.push_entry(RecordAction::RejectResignation { player })
+            }
+            Event::GameOver(outcome) => {
+                if let Some(game) = self.record.games.last_mut() {
+                    game.result = Some(record::GameResult {
+                        winner: outcome.winner,
+                        points: outcome.points,
+                        resigned: matches!(outcome.ending, Ending::Resigned(_)),
+                    });
+                }
+            }
+        }
+    }
+
+    /// `player` rolled `dice`: a new roll, or a correction of the roll not played yet.
+    fn record_roll(&mut self, player: Player, dice: Dice) {
+        if let Some(entry) = self
+            .record
+            .games
+            .last_mut()
+            .and_then(|g| g.entries.last_mut())
+        {
+            match &mut entry.action {
+                RecordAction::Roll { player: p, dice: d } if *p == player => {
+                    *d = dice;
+                    return;
+                }
+                RecordAction::SetUp(Setup {
+                    on_roll,
+                    dice: d @ Some(_),
+                    ..
+                }) if *on_roll == player => {
+                    *d = Some(dice);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        self.push_entry(RecordAction::Roll { player, dice });
+    }
+
+    /// `player` played `mv`: the roll entry just before becomes the move; otherwise (the dice
+    /// were set up, or a resignation came between roll and move) the move follows.
+    fn record_move(&mut self, player: Player, dice: Dice, mv: Move) {
+        if let Some(entry) = self
+            .record
+            .games
+            .last_mut()
+            .and_then(|g| g.entries.last_mut())
+        {
+            if let RecordAction::Roll { player: p, dice: d } = entry.action {
+                if p == player {
+                    entry.action = RecordAction::Move {
+                        player,
+                        dice: d,
+                        mv,
+                    };
+                    return;
+                }
+            }
+        }
+        self.push_entry(RecordAction::Move { player, dice, mv });
+    }
+
+    /// Records the current state of the game in progress as a set-up, followed by the double,
+    /// beavers and resignation on offer, so that a replay reaches the same state.
+    fn record_state_as_setup(&mut self) {
+        let (turn, offer) = match self.stage {
+            Stage::Playing(turn) => (turn, None),
+            Stage::Resigned { offer, resume } => (resume, Some(offer)),
+            _ => (Turn::BeforeRoll, None),
+        };
+        let beavers = match turn {
+            Turn::Doubled { beavers } => Some(beavers),
+            _ => None,
+        };
+        let on_roll = self.on_roll;
+        // Each beaver doubled the cube and gave it to the player first doubled.
+        let cube_log2 = self.cube_log2.saturating_sub(beavers.unwrap_or(0));
+        let cube_owner = match beavers {
+            Some(b) if b > 0 && cube_log2 > 0 => CubeOwner::Owned(on_roll),
+            Some(b) if b > 0 => CubeOwner::Centered,
+            _ => self.cube_owner,
+        };
+        self.push_entry(RecordAction::SetUp(Setup {
+            position: self.position,
+            on_roll,
+            cube_log2,
+            cube_owner,
+            dice: turn_dice(turn),
+        }));
+        if let Some(beavers) = beavers {
+            self.push_entry(RecordAction::Double { player: on_roll });
+            for i in 0..beavers {
+                let player = if i % 2 == 0 { on_roll.other() } else { on_roll };
+                self.push_entry(RecordAction::Beaver { player });
+            }
+        }
+        if let Some(resignation) = offer {
+            self.push_entry(RecordAction::Resign {
+                player: turn_player(turn, on_roll),
+                resignation,
+            });
+        }
     }
 
     /// Throws opening rolls from the source until one decides who starts. False if the source
@@ -1326,6 +1666,14 @@ impl Game {
     }
 }
 
+/// At `score` in a match to `length`, exactly one player is at match point: the first game at
+/// such a score is the Crawford game (GNU Backgammon's rule; at 0-0 in a 1-point match, or at
+/// double match point, nobody has just reached match point and there is no Crawford game).
+pub(crate) fn crawford_score(score: [u16; 2], length: u16) -> bool {
+    let at = |s: u16| length > 0 && u32::from(s) + 1 == u32::from(length);
+    at(score[0]) != at(score[1])
+}
+
 /// The player who has to act in `turn` when `on_roll` is on roll.
 fn turn_player(turn: Turn, on_roll: Player) -> Player {
     match turn {
@@ -1345,7 +1693,7 @@ fn turn_dice(turn: Turn) -> Option<Dice> {
 /// The position after playing the steps of `mv` one by one (hitting blots on the way), or `None`
 /// if a step is impossible on the board (no checker to move, a blocked point). Whether the steps
 /// match the dice is not checked here: the result is compared with the legal plays.
-fn apply_steps(position: &Position, mv: &Move) -> Option<Position> {
+pub(crate) fn apply_steps(position: &Position, mv: &Move) -> Option<Position> {
     let mut board = *position.board();
     for step in mv.steps() {
         let (from, to) = (usize::from(step.from), usize::from(step.to));

@@ -28,6 +28,7 @@ struct Snapshot {
     state: MatchState,
     decision: Decision,
     games: Vec<GameLog>,
+    record: MatchRecord,
     rules: Rules,
 }
 
@@ -37,6 +38,7 @@ fn snapshot(g: &Game) -> Snapshot {
         state: g.match_state(),
         decision: g.decision(),
         games: g.games().to_vec(),
+        record: g.record().clone(),
         rules: g.rules().clone(),
     }
 }
@@ -1024,5 +1026,524 @@ fn bot_cube_and_resignation_decisions() {
         Resignation::Single,
         &settings,
         false
+    ));
+}
+
+// ----------------------------------------------------------------------------------------------
+// The match record written as the game is played, and its replay
+// ----------------------------------------------------------------------------------------------
+
+use crate::game::record::replay::{ActionFault, ReplayError};
+use crate::game::record::{GameResult as RecordResult, MatchRecord, RecordAction, Setup};
+
+fn mv(text: &str, before: &Position, d: Dice) -> Move {
+    crate::formats::notation::parse_move(before, d, text)
+        .unwrap()
+        .mv
+}
+
+/// The actions of game `game` (counting from 0) of the record.
+fn actions(g: &Game, game: usize) -> Vec<RecordAction> {
+    g.record().games[game]
+        .entries
+        .iter()
+        .map(|e| e.action.clone())
+        .collect()
+}
+
+/// The game replayed from its own record is in the same state, and so is the replay's last
+/// snapshot.
+#[track_caller]
+fn replays_to_same_state(g: &Game) {
+    let replay = g
+        .record()
+        .replay()
+        .unwrap_or_else(|e| panic!("{e}\n{:#?}", g.record()));
+    if let Some(last) = replay.games().last() {
+        assert_eq!(last.end().position, g.position());
+        assert_eq!(last.end().state, g.match_state());
+    }
+    let copy = Game::from_record(g.record(), scripted("")).unwrap();
+    assert_eq!(copy.position(), g.position());
+    assert_eq!(copy.match_state(), g.match_state());
+    assert_eq!(copy.decision(), g.decision());
+    assert_eq!(copy.score(), g.score());
+    assert_eq!(copy.is_post_crawford(), g.is_post_crawford());
+    assert_eq!(copy.record(), g.record());
+}
+
+#[test]
+fn the_record_holds_rolls_moves_cube_actions_and_results() {
+    let mut g = Game::new(Rules::match_to(3), scripted("31 52 64")).unwrap();
+    g.set_players(["Ann".to_string(), "Bob".to_string()]);
+    assert_eq!(g.players(), &["Ann".to_string(), "Bob".to_string()]);
+    g.new_game().unwrap();
+    let start = Position::starting();
+    g.play_text(O, "8/5 6/5").unwrap();
+    let after_o = g.position();
+    g.roll(X).unwrap();
+    // Rolled, not moved: a roll entry.
+    assert_eq!(
+        actions(&g, 0).last(),
+        Some(&RecordAction::Roll {
+            player: X,
+            dice: dice("52")
+        })
+    );
+    g.play_text(X, "13/8 13/11").unwrap();
+    g.double(O).unwrap();
+    g.drop_double(X).unwrap();
+    assert_eq!(
+        actions(&g, 0),
+        vec![
+            RecordAction::Move {
+                player: O,
+                dice: dice("31"),
+                mv: mv("8/5 6/5", &start, dice("31"))
+            },
+            RecordAction::Move {
+                player: X,
+                dice: dice("52"),
+                mv: mv("13/8 13/11", &after_o, dice("52"))
+            },
+            RecordAction::Double { player: O },
+            RecordAction::Drop { player: X },
+        ]
+    );
+    let record = g.record();
+    assert_eq!(record.info.players[1], "Bob");
+    assert_eq!(record.info.rules, Rules::match_to(3));
+    assert!(record.info.cube_used);
+    assert_eq!(record.games[0].score, [0, 0]);
+    assert!(!record.games[0].crawford);
+    assert_eq!(
+        record.games[0].result,
+        Some(RecordResult {
+            winner: O,
+            points: 1,
+            resigned: false
+        })
+    );
+    replays_to_same_state(&g);
+    // The next game: X starts with 6-4 and resigns a gammon after rolling 6-4... O accepts.
+    g.set_dice_source(scripted("46 11"));
+    g.new_game().unwrap();
+    g.resign(X, Resignation::Gammon).unwrap();
+    g.accept_resignation(O).unwrap();
+    assert_eq!(
+        actions(&g, 1),
+        vec![
+            RecordAction::Roll {
+                player: X,
+                dice: dice("64")
+            },
+            RecordAction::Resign {
+                player: X,
+                resignation: Resignation::Gammon
+            },
+            RecordAction::AcceptResignation { player: O },
+        ]
+    );
+    assert_eq!(g.record().games[1].score, [1, 0]);
+    assert_eq!(
+        g.record().games[1].result,
+        Some(RecordResult {
+            winner: O,
+            points: 2,
+            resigned: true
+        })
+    );
+    replays_to_same_state(&g);
+    assert_eq!(g.match_winner(), Some(O));
+}
+
+#[test]
+fn corrected_dice_edits_and_setups_are_recorded_so_that_they_replay() {
+    let mut g = Game::new(Rules::money(), scripted("31")).unwrap();
+    g.new_game().unwrap();
+    g.play_text(O, "8/5 6/5").unwrap();
+    g.roll_dice(X, dice("43")).unwrap();
+    g.set_dice(dice("52")).unwrap();
+    // The correction replaces the roll.
+    assert_eq!(
+        actions(&g, 0).last(),
+        Some(&RecordAction::Roll {
+            player: X,
+            dice: dice("52")
+        })
+    );
+    replays_to_same_state(&g);
+    g.set_turn(O).unwrap();
+    replays_to_same_state(&g);
+    g.set_cube(2, CubeOwner::Owned(X)).unwrap();
+    assert_eq!(g.cube_value(), 4);
+    assert_eq!(g.cube_owner(), CubeOwner::Owned(X));
+    replays_to_same_state(&g);
+    let p = sides(&[(6, 2), (5, 2), (13, 1)], &[(6, 2), (1, 3)]);
+    g.set_position(p).unwrap();
+    assert!(matches!(
+        actions(&g, 0).last(),
+        Some(RecordAction::SetUp(Setup { position, .. })) if *position == p
+    ));
+    replays_to_same_state(&g);
+    g.roll_dice(O, dice("66")).unwrap();
+    let first = g.legal_moves()[0].mv;
+    g.play(O, &first).unwrap();
+    replays_to_same_state(&g);
+    // Set-up dice that cannot be played wait for the empty move.
+    let closed = sides(
+        &[(25, 1), (13, 1)],
+        &[(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2)],
+    );
+    g.set_up(&Setup {
+        position: closed,
+        on_roll: O,
+        cube_log2: 0,
+        cube_owner: CubeOwner::Centered,
+        dice: Some(dice("43")),
+    })
+    .unwrap();
+    assert_eq!(g.legal_moves().len(), 1);
+    replays_to_same_state(&g);
+    g.play(O, &Move::NONE).unwrap();
+    assert_eq!(
+        actions(&g, 0).last(),
+        Some(&RecordAction::Move {
+            player: O,
+            dice: dice("43"),
+            mv: Move::NONE
+        })
+    );
+    replays_to_same_state(&g);
+    g.set_position(p.swap()).unwrap();
+    // A double and a beaver on offer survive an edit of the position.
+    g.roll_dice(X, dice("21")).unwrap();
+    g.play_text(X, "6/4 6/5").unwrap();
+    assert_eq!(g.outcome(), None);
+    g.set_cube(1, CubeOwner::Owned(O)).unwrap();
+    g.double(O).unwrap();
+    g.beaver(X).unwrap();
+    let here = g.position();
+    g.set_position(here).unwrap();
+    replays_to_same_state(&g);
+    g.resign(O, Resignation::Single).unwrap();
+    g.set_position(here).unwrap();
+    replays_to_same_state(&g);
+    g.reject_resignation(X).unwrap();
+    g.take(O).unwrap();
+    replays_to_same_state(&g);
+}
+
+#[test]
+fn games_set_up_from_a_position_record_the_set_up() {
+    let rules = Rules::money();
+    let state = MatchState {
+        dice: Some(dice("64")),
+        cube_log2: 1,
+        cube_owner: CubeOwner::Owned(O),
+        ..state_before_roll(&rules, O)
+    };
+    let p = sides(&[(6, 3), (2, 1)], &[(24, 2), (1, 3)]);
+    let g = Game::from_position(rules.clone(), p, state, scripted("")).unwrap();
+    assert_eq!(
+        actions(&g, 0),
+        vec![RecordAction::SetUp(Setup {
+            position: p,
+            on_roll: O,
+            cube_log2: 1,
+            cube_owner: CubeOwner::Owned(O),
+            dice: Some(dice("64")),
+        })]
+    );
+    replays_to_same_state(&g);
+    // A beaver on offer: O doubled, X beavered, O answers.
+    let beavered = MatchState {
+        dice: None,
+        doubled: true,
+        turn: O,
+        cube_log2: 2,
+        cube_owner: CubeOwner::Owned(X),
+        ..state
+    };
+    let g = Game::from_position(rules.clone(), p, beavered, scripted("")).unwrap();
+    assert!(matches!(
+        g.decision(),
+        Decision::AnswerDouble {
+            player: O,
+            cube: 8,
+            ..
+        }
+    ));
+    assert_eq!(
+        actions(&g, 0)[1..],
+        [
+            RecordAction::Double { player: O },
+            RecordAction::Beaver { player: X }
+        ]
+    );
+    replays_to_same_state(&g);
+    // A resignation on offer after the roll.
+    let resigned = MatchState {
+        turn: X,
+        resigned: Some(Resignation::Gammon),
+        ..state
+    };
+    let g = Game::from_position(rules, p, resigned, scripted("")).unwrap();
+    assert_eq!(
+        g.decision(),
+        Decision::AnswerResignation {
+            player: X,
+            resignation: Resignation::Gammon
+        }
+    );
+    replays_to_same_state(&g);
+}
+
+/// A random but legal way through a match: doubles, takes, drops, beavers, resignations offered,
+/// accepted and rejected, corrected dice and edits.
+fn random_match(seed: u64, rules: Rules, edits: bool) -> Game {
+    let mut g = Game::new(rules, Box::new(RandomDice::new(seed))).unwrap();
+    let mut state = seed ^ 0x5DEECE66D;
+    let mut pick = |n: u64| splitmix64(&mut state) % n;
+    for _ in 0..3000 {
+        let result = match g.decision() {
+            Decision::NewGame => g.new_game(),
+            Decision::MatchOver { .. } => break,
+            Decision::OpeningRoll => g.roll(O),
+            Decision::Roll { player, may_double } => match pick(20) {
+                0 | 1 if may_double => g.double(player),
+                2 => g.resign(player, Resignation::Single),
+                3 if edits => g.set_turn(player.other()).map(|_| Vec::new()),
+                4 if edits && !g.is_crawford_game() => g
+                    .set_cube(pick(3) as u8, CubeOwner::Owned(player))
+                    .map(|_| Vec::new()),
+                _ => g.roll(player),
+            },
+            Decision::Move { player, .. } => {
+                if edits && pick(30) == 0 {
+                    let d = Dice::new(pick(6) as u8 + 1, pick(6) as u8 + 1).unwrap();
+                    g.set_dice(d)
+                } else if pick(40) == 0 {
+                    g.resign(player, Resignation::Gammon)
+                } else {
+                    let legal = g.legal_moves();
+                    let choice = legal[pick(legal.len() as u64) as usize].mv;
+                    g.play(player, &choice)
+                }
+            }
+            Decision::AnswerDouble {
+                player, may_beaver, ..
+            } => match pick(6) {
+                0 => g.drop_double(player),
+                1 if may_beaver => g.beaver(player),
+                _ => g.take(player),
+            },
+            Decision::AnswerResignation { player, .. } => {
+                if pick(2) == 0 {
+                    g.accept_resignation(player)
+                } else {
+                    g.reject_resignation(player)
+                }
+            }
+        };
+        // Offers already rejected may be refused; nothing else is.
+        match result {
+            Ok(_) | Err(GameError::ResignationRejectedBefore(_)) => {}
+            Err(e) => panic!("seed {seed}: {e}"),
+        }
+        if edits && pick(50) == 0 && g.in_progress() {
+            let p = g.position();
+            let _ = g.set_position(p);
+        }
+    }
+    g
+}
+
+#[test]
+fn random_matches_replay_from_their_record_at_every_action() {
+    for seed in 0..12 {
+        let rules = if seed % 3 == 0 {
+            Rules::money()
+        } else {
+            Rules::match_to(1 + (seed % 7) as u16)
+        };
+        let g = random_match(seed, rules, seed % 2 == 1);
+        replays_to_same_state(&g);
+        let record = g.record().clone();
+        let replay = record.replay().unwrap();
+        assert_eq!(replay.games().len(), record.games.len());
+        // Play on from every action: the state is the replay's state before that action.
+        for (gi, game) in record.games.iter().enumerate().take(2) {
+            let replayed = replay.game(gi).unwrap();
+            assert_eq!(replayed.replayed(), game.entries.len());
+            for ei in 0..game.entries.len() {
+                let at = record.game_at(gi, ei, scripted("")).unwrap();
+                let before = replayed.before(ei).unwrap();
+                assert_eq!(
+                    at.position(),
+                    before.position,
+                    "seed {seed} game {gi} entry {ei}"
+                );
+                assert_eq!(at.match_state(), before.state);
+                if let RecordAction::Move { player, dice, .. } = game.entries[ei].action {
+                    let rolled = replayed.rolled(ei).unwrap();
+                    assert_eq!(rolled.state.on_roll, player);
+                    assert_eq!(
+                        rolled.state.dice.map(Dice::normalized),
+                        Some(dice.normalized())
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn matches_continue_from_a_cut_record() {
+    let g = random_match(5, Rules::match_to(5), false);
+    let mut record = g.record().clone();
+    let entries = record.games[0].entries.len();
+    record.truncate_at(0, entries / 2);
+    assert_eq!(record.games.len(), 1);
+    assert_eq!(record.games[0].entries.len(), entries / 2);
+    assert_eq!(record.games[0].result, None);
+    let mut on = Game::from_record(&record, Box::new(RandomDice::new(9))).unwrap();
+    play_out(&mut on, false);
+    assert!(on.outcome().is_some());
+    assert!(on.record().games[0].entries.len() > entries / 2);
+    replays_to_same_state(&on);
+}
+
+#[test]
+fn bad_records_are_typed_errors_naming_game_and_action() {
+    let mut g = Game::new(Rules::match_to(3), scripted("31 52 64 42")).unwrap();
+    g.new_game().unwrap();
+    g.play_text(O, "8/5 6/5").unwrap();
+    g.roll(X).unwrap();
+    g.play_text(X, "13/8 13/11").unwrap();
+    g.double(O).unwrap();
+    g.drop_double(X).unwrap();
+    g.new_game().unwrap();
+    let good = g.record().clone();
+    good.replay().unwrap();
+
+    // An illegal move.
+    let mut bad = good.clone();
+    if let RecordAction::Move { mv, .. } = &mut bad.games[0].entries[1].action {
+        *mv = Move::from_steps(&[Step { from: 24, to: 19 }, Step { from: 24, to: 22 }]);
+    }
+    let err = bad.replay().unwrap_err();
+    assert!(matches!(
+        err,
+        ReplayError::Action {
+            game: 1,
+            entry: 2,
+            fault: ActionFault::Rules(GameError::NotALegalMove { .. }),
+            ..
+        }
+    ));
+    assert!(err
+        .to_string()
+        .starts_with("game 1, action 2 (X rolls 52 and plays 24/19 24/22)"));
+    // Lenient: the game stops before the bad action; the next game still starts at 1-0 (the
+    // result recorded for the cut game counts).
+    let lenient = bad.replay_lenient().unwrap();
+    assert_eq!(lenient.warnings.len(), 1);
+    assert_eq!(lenient.warnings[0].dropped, 3);
+    assert_eq!(lenient.record.games[0].entries.len(), 1);
+    assert_eq!(lenient.record.games[1].score, [1, 0]);
+    lenient.record.replay().unwrap();
+
+    // Out of turn.
+    let mut bad = good.clone();
+    bad.games[0].entries.swap(1, 2);
+    assert!(matches!(
+        bad.replay(),
+        Err(ReplayError::Action {
+            game: 1,
+            entry: 2,
+            ..
+        })
+    ));
+
+    // A score that does not follow.
+    let mut bad = good.clone();
+    bad.games[1].score = [0, 1];
+    assert_eq!(
+        bad.replay().unwrap_err(),
+        ReplayError::Score {
+            game: 2,
+            expected: [1, 0],
+            found: [0, 1]
+        }
+    );
+    // A wrong result.
+    let mut bad = good.clone();
+    bad.games[0].result = Some(RecordResult {
+        winner: X,
+        points: 1,
+        resigned: false,
+    });
+    assert!(matches!(
+        bad.replay(),
+        Err(ReplayError::Result { game: 1, .. })
+    ));
+    // No cube.
+    let mut bad = good.clone();
+    bad.info.cube_used = false;
+    assert!(matches!(
+        bad.replay(),
+        Err(ReplayError::Action {
+            game: 1,
+            entry: 3,
+            fault: ActionFault::NoCube,
+            ..
+        })
+    ));
+    // A game after the match is over cannot start.
+    let mut bad = good.clone();
+    bad.games[1].score = [3, 0];
+    bad.games[0].result = None;
+    bad.games[0].entries.truncate(2);
+    bad.games[0].result = Some(RecordResult {
+        winner: O,
+        points: 3,
+        resigned: true,
+    });
+    assert!(matches!(
+        bad.replay(),
+        Err(ReplayError::Start { game: 2, .. })
+    ));
+}
+
+#[test]
+fn crawford_flags_must_follow_the_score() {
+    let mut g = Game::new(Rules::match_to(3), scripted("31")).unwrap();
+    g.new_game().unwrap();
+    g.double(O).unwrap_err();
+    g.play_text(O, "8/5 6/5").unwrap();
+    g.resign(X, Resignation::Gammon).unwrap();
+    g.accept_resignation(O).unwrap();
+    g.set_dice_source(scripted("31"));
+    g.new_game().unwrap();
+    assert!(g.is_crawford_game());
+    let good = g.record().clone();
+    assert!(good.games[1].crawford);
+    good.replay().unwrap();
+    let mut bad = good.clone();
+    bad.games[1].crawford = false;
+    assert_eq!(
+        bad.replay().unwrap_err(),
+        ReplayError::Crawford {
+            game: 2,
+            expected: true
+        }
+    );
+    // A Crawford flag without a player at match point cannot start.
+    let mut bad = good;
+    bad.games[0].crawford = true;
+    assert!(matches!(
+        bad.replay(),
+        Err(ReplayError::Start { game: 1, .. })
     ));
 }

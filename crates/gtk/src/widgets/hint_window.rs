@@ -1,14 +1,17 @@
 //! The hint window (Ctrl+H), as in GNU Backgammon's manual §5.1: the ranked plays of the roll
-//! with the chances of both sides, the equity and the difference to the best play; or, before
-//! the roll and when answering a double, the cube decision: no double, double/take and
-//! double/pass equities and the proper action. Clicking a play shows it on the board.
-//! The window only displays; the window asks the hint worker and hands over the answer.
+//! with the chances of both sides, the equity and the difference to the best play; before the
+//! roll, the cube decision: no double, double/take and double/pass equities and the proper
+//! action; when a double is to be answered, take, drop and (where allowed) beaver with their
+//! equities and the proper answer. Clicking a play shows it on the board. The window only
+//! displays the engine's hints (`cubeful_engine::analysis::hint`); the main window asks the
+//! hint worker and hands over the answer.
 
 use std::cell::RefCell;
 
 use adw::prelude::*;
 use adw::subclass::prelude::*;
-use cubeful_engine::cube::{CubeAction, CubeOption};
+use cubeful_engine::analysis::hint::{CubeHint, Hint, RankedPlay, TakeHint};
+use cubeful_engine::cube::{CubeAction, CubeOption, Response};
 use cubeful_engine::eval::Probabilities;
 use cubeful_engine::search::Level;
 use cubeful_engine::LegalMove;
@@ -16,7 +19,6 @@ use gtk::glib;
 
 use crate::i18n::{gettext, gettext_f};
 use crate::widgets::{level_at, level_index, level_list};
-use crate::worker::{CubeHint, Hint, HintMove};
 
 type MoveHandler = Box<dyn Fn(&LegalMove)>;
 type LevelHandler = Box<dyn Fn(Level)>;
@@ -156,25 +158,30 @@ impl HintWindow {
         imp.stack.set_visible_child_name("nothing");
     }
 
-    /// Shows a finished hint. `mover` and `opponent` name the player the hint is for and
-    /// the other one.
+    /// Shows a finished hint. `mover` and `opponent` name the player the hint is for (the
+    /// player who decides) and the other one.
     pub fn set_hint(&self, hint: &Hint, mover: &str, opponent: &str) {
         let imp = self.imp();
         imp.spinner.set_spinning(false);
         match hint {
-            Hint::Moves(moves) => {
-                self.fill_moves(moves, mover, opponent);
+            Hint::Moves(plays) => {
+                self.fill_moves(&plays.moves, mover, opponent);
                 imp.stack.set_visible_child_name("moves");
             }
             Hint::Cube(cube) => {
                 self.fill_cube(cube, mover, opponent);
                 imp.stack.set_visible_child_name("cube");
             }
-            Hint::Nothing => self.set_nothing(),
+            Hint::Take(take) => {
+                self.fill_take(take, mover, opponent);
+                imp.stack.set_visible_child_name("cube");
+            }
+            // Answers to resignations are not shown here.
+            Hint::Resignation(_) => self.set_nothing(),
         }
     }
 
-    fn fill_moves(&self, moves: &[HintMove], mover: &str, opponent: &str) {
+    fn fill_moves(&self, moves: &[RankedPlay], mover: &str, opponent: &str) {
         let imp = self.imp();
         while let Some(row) = imp.moves_list.row_at_index(0) {
             imp.moves_list.remove(&row);
@@ -291,6 +298,64 @@ impl HintWindow {
         );
         grid.attach(&theirs, 0, 6, 3, 1);
     }
+
+    /// The answer to a double, from the side of the player answering (`mover`).
+    fn fill_take(&self, take: &TakeHint, mover: &str, opponent: &str) {
+        let imp = self.imp();
+        let grid = &imp.cube_grid;
+        while let Some(child) = grid.first_child() {
+            grid.remove(&child);
+        }
+        let title = label(
+            &gettext_f(
+                "Cube decision of {} · {}",
+                &[mover, &plies_text(take.plies)],
+            ),
+            &["title-4"],
+        );
+        grid.attach(&title, 0, 0, 3, 1);
+        let ranked = take.ranked();
+        let best = ranked[0].1;
+        let mut row = 1;
+        for (i, (answer, equity)) in ranked.iter().enumerate() {
+            grid.attach(
+                &label(&format!("{}. {}", i + 1, answer_text(*answer)), &[]),
+                0,
+                row,
+                1,
+                1,
+            );
+            let e = label(&format!("{equity:+.3}"), &["numeric"]);
+            e.set_xalign(1.0);
+            grid.attach(&e, 1, row, 1, 1);
+            let diff = if i == 0 {
+                String::new()
+            } else {
+                format!("({:+.3})", equity - best)
+            };
+            let diff = label(&diff, &["numeric", "dim-label"]);
+            diff.set_xalign(1.0);
+            grid.attach(&diff, 2, row, 1, 1);
+            row += 1;
+        }
+        let action = label(
+            &gettext_f("Proper cube action: {}", &[&answer_text(take.response)]),
+            &["heading"],
+        );
+        action.set_margin_top(12);
+        grid.attach(&action, 0, row, 3, 1);
+        let chances = take.answerer_probabilities();
+        let mine = label(
+            &chances_text(mover, &chances),
+            &["caption", "dim-label", "numeric"],
+        );
+        grid.attach(&mine, 0, row + 1, 3, 1);
+        let theirs = label(
+            &chances_text(opponent, &chances.invert()),
+            &["caption", "dim-label", "numeric"],
+        );
+        grid.attach(&theirs, 0, row + 2, 3, 1);
+    }
 }
 
 fn label(text: &str, classes: &[&str]) -> gtk::Label {
@@ -333,6 +398,15 @@ pub fn option_text(option: CubeOption, centred: bool) -> String {
         (CubeOption::DoubleTake, false) => gettext("Redouble, take"),
         (CubeOption::DoublePass, true) => gettext("Double, pass"),
         (CubeOption::DoublePass, false) => gettext("Redouble, pass"),
+    }
+}
+
+/// The translated name of an answer to a double.
+pub fn answer_text(answer: Response) -> String {
+    match answer {
+        Response::Take => gettext("Take"),
+        Response::Pass => gettext("Drop"),
+        Response::Beaver => gettext("Beaver"),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The main window: header bar, the board, a status line with the buttons of the moment, and
 //! the match flow. The flow is the engine's ([`Session`] wraps its `Game`); the window only
-//! asks what happens next ([`Next`]), lets the human act through the board, the buttons and
-//! the shortcuts, and sends the bot's decisions and the hints to the worker threads
+//! asks what happens next (the engine's [`Next`]), lets the human act through the board, the
+//! buttons and the shortcuts, and sends the bot's decisions and the hints to the worker threads
 //! ([`Engine`]), whose answers come back on a channel read by a future on the main loop.
 
 use std::cell::{Cell, RefCell};
@@ -9,13 +9,14 @@ use std::path::PathBuf;
 
 use adw::prelude::*;
 use adw::subclass::prelude::*;
+use cubeful_engine::game::flow::Next;
 use cubeful_engine::game::{Action as GameAction, Decision};
 use cubeful_engine::{gnubg_id, match_id, position_id, Dice, LegalMove, Player, Resignation};
 use gtk::{gio, glib};
 
 use crate::board::{Action, AssemblyError, Button, Seat, Slot};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
-use crate::session::{error_text, seat_of, MatchSetup, Next, Opponent, Session};
+use crate::session::{error_text, seat_of, MatchSetup, Opponent, Session};
 use crate::settings::Settings;
 use crate::widgets::board::CubefulBoard;
 use crate::widgets::hint_window::HintWindow;
@@ -262,8 +263,15 @@ impl CubefulWindow {
             .map(|s| s.game().decision())
     }
 
+    /// What happens next (the engine's flow), with the next game started by itself if the
+    /// preferences say so.
     fn next(&self) -> Option<Next> {
-        self.imp().session.borrow().as_ref().map(Session::next)
+        let auto_next_game = self.settings().auto_next_game;
+        self.imp()
+            .session
+            .borrow()
+            .as_ref()
+            .map(|s| s.next(auto_next_game))
     }
 
     /// Runs `f` on the session and reports a refusal; refreshes after success.
@@ -299,31 +307,26 @@ impl CubefulWindow {
     pub fn roll(&self) {
         match self.next() {
             None => self.show_new_match(),
-            Some(Next::NextGame) => {
+            Some(Next::NextGame | Next::GameOver) => {
                 self.act_with(|s| s.next_game());
             }
-            Some(Next::WaitForHuman(None)) => {
+            Some(Next::OpeningRoll) => {
                 self.act_with(|s| s.opening_roll());
             }
             Some(Next::EnterDice(p)) => self.ask_dice(p),
-            Some(Next::AskBot(p)) => {
+            Some(Next::BotDecides(Decision::Roll { player, .. })) => {
                 // With manual dice the bot's roll is entered by hand (asked again if the
                 // dialog was cancelled).
-                let waiting = self.imp().pending_bot.get().is_none()
-                    && matches!(self.decision(), Some(Decision::Roll { .. }))
-                    && self.manual_dice();
+                let waiting = self.imp().pending_bot.get().is_none() && self.manual_dice();
                 if waiting {
-                    self.ask_dice(Some(p));
+                    self.ask_dice(Some(player));
                 }
             }
-            Some(Next::WaitForHuman(Some(p))) => {
-                if !matches!(self.decision(), Some(Decision::Roll { .. })) {
-                    return;
-                }
+            Some(Next::HumanDecides(Decision::Roll { player, .. }) | Next::AutoRoll(player)) => {
                 if self.manual_dice() {
-                    self.ask_dice(Some(p));
+                    self.ask_dice(Some(player));
                 } else {
-                    self.act_with(|s| s.act(p, GameAction::Roll));
+                    self.act_with(|s| s.act(player, GameAction::Roll));
                 }
             }
             _ => {}
@@ -656,7 +659,7 @@ impl CubefulWindow {
         };
         let settings = self.settings();
         match next {
-            Next::AskBot(_) => {
+            Next::BotDecides(_) => {
                 // Not while waiting for the bot's hand-entered dice.
                 if imp.pending_bot.get().is_some() || imp.asking_dice.get() {
                     return;
@@ -677,7 +680,7 @@ impl CubefulWindow {
                     self.write_debug_state();
                 }
             }
-            Next::WaitForHuman(Some(player)) => {
+            Next::HumanDecides(Decision::Move { player, .. }) => {
                 if !settings.auto_forced_moves {
                     return;
                 }
@@ -694,29 +697,32 @@ impl CubefulWindow {
                 }
             }
             Next::EnterDice(p) => self.ask_dice(p),
+            Next::AutoRoll(player) => {
+                self.act_with(|s| s.act(player, GameAction::Roll));
+            }
             Next::NextGame => {
-                if settings.auto_next_game {
-                    let generation = imp.generation.get();
-                    glib::timeout_add_local_once(
-                        std::time::Duration::from_millis(1500),
-                        glib::clone!(
-                            #[weak(rename_to = window)]
-                            self,
-                            move || {
-                                if window.imp().generation.get() == generation {
-                                    window.act_with(|s| s.next_game());
-                                }
+                // The next game starts by itself (the preference), after a moment to read the
+                // result.
+                let generation = imp.generation.get();
+                glib::timeout_add_local_once(
+                    std::time::Duration::from_millis(1500),
+                    glib::clone!(
+                        #[weak(rename_to = window)]
+                        self,
+                        move || {
+                            if window.imp().generation.get() == generation {
+                                window.act_with(|s| s.next_game());
                             }
-                        ),
-                    );
-                }
+                        }
+                    ),
+                );
             }
             Next::MatchOver(winner) => {
                 if !imp.result_shown.replace(true) {
                     self.show_result(winner);
                 }
             }
-            Next::WaitForHuman(None) => {}
+            Next::HumanDecides(_) | Next::OpeningRoll | Next::GameOver => {}
         }
     }
 
@@ -805,13 +811,16 @@ impl CubefulWindow {
                         .borrow()
                         .as_ref()
                         .map(|s| {
-                            // Hints are always from the side of the player on roll (the
-                            // doubler, when a double is to be answered).
-                            let p = s.game().on_roll();
+                            // Hints are from the side of the player who decides (the player
+                            // doubled, when a double is to be answered).
+                            let p = s.game().to_act().unwrap_or_else(|| s.game().on_roll());
                             (s.name(p).to_string(), s.name(p.other()).to_string())
                         })
                         .unwrap_or_default();
-                    w.set_hint(&hint, &names.0, &names.1);
+                    match hint {
+                        Some(hint) => w.set_hint(&hint, &names.0, &names.1),
+                        None => w.set_nothing(),
+                    }
                 }
             }
         }
@@ -891,10 +900,9 @@ impl CubefulWindow {
             .model()
             .assembly()
             .is_some_and(|a| !a.played().is_empty());
-        let resign = idle && matches!(next, Some(Next::WaitForHuman(Some(_)))) && !answer_resign;
+        let resign = idle && matches!(next, Some(Next::HumanDecides(_))) && !answer_resign;
         let bot_dice = idle
-            && matches!(next, Some(Next::AskBot(_)))
-            && matches!(decision, Some(Decision::Roll { .. }))
+            && matches!(next, Some(Next::BotDecides(Decision::Roll { .. })))
             && self.manual_dice();
         self.action_set_enabled(
             "win.roll",

@@ -15,7 +15,7 @@
 //!   (`post[p][1]` is double match point, 0.5 for symmetric tables).
 //!
 //! Explicit tables shorter than [`MAX_AWAY`] are extended the way GNU Backgammon extends them
-//! (`shared/docs/formats.md` §5, `analysis.md` §5): the post-Crawford tables keep their first
+//! (docs/CUBE.md §Extending a table): the post-Crawford tables keep their first
 //! `length − 1` entries and continue with Zadeh's recurrence (trailer gammon rate 0.25, free-drop
 //! corrections 0.015 at 2-away and 0.004 at 4-away); the pre-Crawford table is completed with
 //! David Montgomery's normal approximation for every row (and, mirrored, column) beyond the
@@ -33,9 +33,10 @@
 //!
 //! For the player on roll, with cube value `c`, let `W` be the MWC after winning `c` points and
 //! `L` the MWC after losing `c` points. The appendix of the GNU Backgammon manual defines the
-//! normalised money game equity as `NEMG = 2·(MWC − L)/(W − L) − 1`; `analysis.md` §2.2 defines
+//! normalised money game equity as `NEMG = 2·(MWC − L)/(W − L) − 1`; its code (`mwc2eq`) computes
 //! the equivalent-to-money-game equity as `EMG = (2·MWC − (W + L))/(W − L)`. The two are the same
-//! linear map (`MWC = L` ↦ −1, `MWC = W` ↦ +1); [`MwcScale`] implements both names.
+//! linear map (`MWC = L` ↦ −1, `MWC = W` ↦ +1); [`MwcScale`] implements both names
+//! (docs/CUBE.md §Units).
 //!
 //! # Files
 //!
@@ -232,7 +233,7 @@ impl MwcScale {
         self.win - self.lose
     }
 
-    /// EMG of an MWC (analysis.md §2.2, GNU Backgammon's `mwc2eq`):
+    /// EMG of an MWC (docs/CUBE.md §Units, GNU Backgammon's `mwc2eq`):
     /// `(2·MWC − (W + L)) / (W − L)`. 0 if `W = L` (a degenerate scale).
     pub fn emg(&self, mwc: f64) -> f64 {
         if self.span().abs() < 1e-12 {
@@ -451,11 +452,11 @@ impl MatchEquityTable {
         }
     }
 
-    /// Gammon and backgammon prices at `score` with the cube at `cube` (analysis.md §5):
-    /// with `W₁, W₂, W₃` (`L₁, L₂, L₃`) player 0's MWC after winning (losing) 1, 2, 3 cubes,
-    /// gammon price of player 0 = `2(W₂ − W₁)/(W₁ − L₁)`, of player 1 = `2(L₁ − L₂)/(W₁ − L₁)`,
-    /// backgammon prices `2(W₃ − W₂)/(W₁ − L₁)` and `2(L₂ − L₃)/(W₁ − L₁)`; all floored at 0, and
-    /// all 0 when `|W₁ − L₁|/2 ≤ 10⁻⁷`.
+    /// Gammon and backgammon prices at `score` with the cube at `cube` (docs/CUBE.md §Gammon
+    /// prices): with `W₁, W₂, W₃` (`L₁, L₂, L₃`) player 0's MWC after winning (losing) 1, 2, 3
+    /// cubes, gammon price of player 0 = `2(W₂ − W₁)/(W₁ − L₁)`, of player 1 =
+    /// `2(L₁ − L₂)/(W₁ − L₁)`, backgammon prices `2(W₃ − W₂)/(W₁ − L₁)` and
+    /// `2(L₂ − L₃)/(W₁ − L₁)`; all floored at 0, and all 0 when `|W₁ − L₁|/2 ≤ 10⁻⁷`.
     pub fn gammon_prices(&self, score: &MatchScore, cube: u32) -> GammonPrices {
         let o = self.outcomes(score, Player::Zero, cube);
         let half_span = (o.win[0] - o.lose[0]) / 2.0;

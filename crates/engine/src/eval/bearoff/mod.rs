@@ -1,5 +1,5 @@
-//! Bearoff databases: exact knowledge of the end of the race (GNU Backgammon manual §11.1, §12.3.2;
-//! features.md §4).
+//! Bearoff databases: exact knowledge of the end of the race, as GNU Backgammon has them
+//! (docs/ENGINE.md §Bearoff databases).
 //!
 //! * [`OneSided`]: for every position of up to 15 checkers on a side's six home points (54,264
 //!   positions), the exact distribution of the number of rolls needed to bear off all checkers,
@@ -57,10 +57,11 @@
 //! evaluator.set_bearoff(Some(Arc::new(db)));
 //! ```
 //!
-//! The one-sided distributions also serve the evaluator's other rules (features.md §5.4): the
-//! largest number of rolls a side can need ([`Distribution::max_rolls`], the sanity rules' `maxT`)
-//! and the chance to be off within `k` rolls ([`Distribution::cumulative`], the race backgammon
-//! override's `W≤k`).
+//! The one-sided distributions also give what sharper race rules need (docs/ENGINE.md §Sanity
+//! rules): the largest number of rolls a side can need ([`Distribution::max_rolls`], a tight bound
+//! on a side's turns to finish) and the chance to be off within `k` rolls
+//! ([`Distribution::cumulative`], the winner's side of a race backgammon estimate). The evaluator
+//! does not use them yet: its sanity rules bound the turns by the crossings left.
 
 pub mod index;
 mod moves;

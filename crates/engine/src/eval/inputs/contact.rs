@@ -1,8 +1,10 @@
-//! The 25 hand-crafted inputs per side of the contact and crashed nets (features.md §2).
+//! The 25 hand-crafted inputs per side of the contact and crashed nets (docs/ENGINE.md §Extra
+//! inputs and the sections after it).
 //!
 //! Everything is computed from two [`SideInfo`]s with integer arithmetic and bit masks; each
-//! feature is converted to `f32` once, at the end. Notation follows features.md: S is the side the
-//! block describes, T the other side, `s[i]` / `t[i]` their checkers in their own numbering.
+//! feature is converted to `f32` once, at the end. Notation follows docs/ENGINE.md §Notation: S is
+//! the side the block describes, T the other side, `s[i]` / `t[i]` their checkers in their own
+//! numbering.
 
 use super::extra::*;
 use super::tables::{block_mask, ENTER_LOSS, ESCAPES, ESCAPES_PAST_FIRST, SHOTS, WAY_COUNT};
@@ -262,9 +264,9 @@ fn moment2(s: &SideInfo) -> u32 {
     }
 }
 
-/// TIMING numerator (features.md §2.19): pips the free checkers can play, weighting a checker on
-/// index i by i, after filling the home board to two checkers a point. Never negative: a home
-/// point only consumes checkers counted earlier at a higher index.
+/// TIMING numerator (docs/ENGINE.md §Structure and timing inputs): pips the free checkers can play,
+/// weighting a checker on index i by i, after filling the home board to two checkers a point. Never
+/// negative: a home point only consumes checkers counted earlier at a higher index.
 fn timing(s: &SideInfo, q: i32) -> i32 {
     let sn = &s.n;
     let m = q.clamp(11, 23);
@@ -300,9 +302,10 @@ fn timing(s: &SideInfo, q: i32) -> i32 {
     pips
 }
 
-/// BACKBONE (features.md §2.20). **\[quirk\]** Every distance is measured from the rearmost made
-/// point r (ace point and bar excluded), not between consecutive points; gnubg also multiplies
-/// the terms and the normaliser by `s[r]`, which cancels and is left out here.
+/// BACKBONE (docs/ENGINE.md §Structure and timing inputs). **\[quirk\]** Every distance is measured
+/// from the rearmost made point r (ace point and bar excluded), not between consecutive points;
+/// gnubg also multiplies the terms and the normaliser by `s[r]`, which cancels and is left out
+/// here.
 fn backbone(made: u32) -> f32 {
     let candidates = made & POINTS & !1;
     if candidates == 0 {
@@ -324,7 +327,7 @@ fn backbone(made: u32) -> f32 {
     1.0 - weight as f32 / (11 * others.count_ones()) as f32
 }
 
-/// PIPLOSS, P1 and P2 numerators (features.md §2.6–2.8): Σ_ρ w_ρ·loss(ρ), Σ_ρ w_ρ·[hits ≥ 1]
+/// PIPLOSS, P1 and P2 numerators (docs/ENGINE.md §Shot inputs): Σ_ρ w_ρ·loss(ρ), Σ_ρ w_ρ·[hits ≥ 1]
 /// and Σ_ρ w_ρ·[hits ≥ 2] over the 21 rolls ρ, for S's shots at T's blots.
 fn shots(s: &SideInfo, t: &SideInfo) -> (u32, u32, u32) {
     // Targets: T's blots, in S's numbering. With at most two made home points S would not hit
@@ -489,8 +492,9 @@ fn home_pairs(n: &[u8; 25]) -> u32 {
 
 #[cfg(test)]
 mod tests {
-    //! A slow, literal transcription of features.md §2 on plain arrays (no bit masks, no tables),
-    //! compared with the fast implementation on many random positions.
+    //! A slow, literal transcription of docs/ENGINE.md §Extra inputs (and the sections after it) on
+    //! plain arrays (no bit masks, no tables), compared with the fast implementation on many random
+    //! positions.
 
     use super::super::extra::*;
     use super::super::tests::arbitrary_position;
@@ -499,7 +503,7 @@ mod tests {
     use crate::rules::position::Side;
     use proptest::prelude::*;
 
-    /// E_B(p) (or E1_B(p) with `past_first`) of features.md §2.0 (b), (c), for a checker at
+    /// E_B(p) (or E1_B(p) with `past_first`) of docs/ENGINE.md §Escape counts, for a checker at
     /// index p of its own side against the blocking side's board `b`.
     fn escapes(b: &[u8; 25], p: usize, past_first: bool) -> u32 {
         let blk = |d: usize| d <= p.min(12) && b[23 + d - p] >= 2;
@@ -528,7 +532,7 @@ mod tests {
         direct: bool,
     }
 
-    /// The single-checker ways of roll (l, h), l ≤ h, in the order of features.md §2.0 (d).
+    /// The single-checker ways of roll (l, h), l ≤ h, in the order of docs/ENGINE.md §Shot ways.
     fn ways(l: usize, h: usize) -> Vec<Way> {
         let direct = |d| Way {
             distance: d,
@@ -561,7 +565,7 @@ mod tests {
         }
     }
 
-    /// (Σ w·loss, Σ w·[hits ≥ 1], Σ w·[hits ≥ 2]) of features.md §2.6–2.8.
+    /// (Σ w·loss, Σ w·[hits ≥ 1], Σ w·[hits ≥ 2]) of docs/ENGINE.md §Shot inputs.
     fn shots(s: &[u8; 25], t: &[u8; 25]) -> (u32, u32, u32) {
         let home_made = (0..6).filter(|&i| s[i] >= 2).count();
         let eligible_blot = |beta: usize| {

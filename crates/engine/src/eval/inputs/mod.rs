@@ -1,5 +1,5 @@
 //! Input encoding of the evaluation nets: GNU Backgammon's contact, crashed and race inputs,
-//! re-derived from `shared/docs/features.md` (cited below by section).
+//! re-derived from their definitions in docs/ENGINE.md §Inputs (cited below by section).
 //!
 //! Every encoder sees the position from the player on roll (gnubg's side 1) and lists the
 //! opponent (side 0) first in the base encoding:
@@ -45,9 +45,9 @@ pub const EXTRAS_ON_ROLL: usize = 200;
 /// First input of the opponent's extras block.
 pub const EXTRAS_OPPONENT: usize = 225;
 
-/// Positions of the 25 hand-crafted inputs inside a side's block (features.md §2), for a side S
-/// playing against the other side T. Each line says what the input measures, how it is scaled,
-/// and its range: bounds over every valid position in which both sides still have checkers
+/// Positions of the 25 hand-crafted inputs inside a side's block (docs/ENGINE.md §Extra inputs),
+/// for a side S playing against the other side T. Each line says what the input measures, how it is
+/// scaled, and its range: bounds over every valid position in which both sides still have checkers
 /// (checked by the tests), not typical values.
 pub mod extra {
     /// Borne-off checkers, first bucket: min(off, B)/B, B = 3 (contact) or 5 (crashed); [0, 1].
@@ -102,8 +102,9 @@ pub mod extra {
     pub const BACKRESCAPES: usize = 24;
 }
 
-/// Base code of a point slot with n = 0..=15 checkers (features.md §1.1): one-hot for 1, 2 and
-/// 3, then 3 + an overflow unit (n − 3)/2 from 4 up. Also the race net's point code (§1.2).
+/// Base code of a point slot with n = 0..=15 checkers (docs/ENGINE.md §Base encoding): one-hot for
+/// 1, 2 and 3, then 3 + an overflow unit (n − 3)/2 from 4 up. Also the race net's point code (§Race
+/// encoding).
 const POINT_CODE: [[f32; 4]; 16] = [
     [0.0, 0.0, 0.0, 0.0],
     [1.0, 0.0, 0.0, 0.0],
@@ -123,8 +124,8 @@ const POINT_CODE: [[f32; 4]; 16] = [
     [0.0, 0.0, 1.0, 6.0],
 ];
 
-/// Base code of the bar slot with n = 0..=15 checkers (features.md §1.1): a thermometer for 1, 2
-/// and 3, then the same overflow unit (n − 3)/2.
+/// Base code of the bar slot with n = 0..=15 checkers (docs/ENGINE.md §Base encoding): a
+/// thermometer for 1, 2 and 3, then the same overflow unit (n − 3)/2.
 const BAR_CODE: [[f32; 4]; 16] = [
     [0.0, 0.0, 0.0, 0.0],
     [1.0, 0.0, 0.0, 0.0],
@@ -144,12 +145,12 @@ const BAR_CODE: [[f32; 4]; 16] = [
     [1.0, 1.0, 1.0, 6.0],
 ];
 
-/// Inputs of the contact net (features.md §1.1, §2, §3 layout: opponent base 0..99, on-roll base
+/// Inputs of the contact net (docs/ENGINE.md §Input layout: opponent base 0..99, on-roll base
 /// 100..199, extras on-roll 200..224, extras opponent 225..249).
 ///
 /// **\[quirk\]** OFF1–3 use buckets of 3 checkers, and each block holds the *other* side's values
-/// (a block-assembly mistake gnubg kept for compatibility with its trained nets, features.md
-/// §2.1 and §3).
+/// (a block-assembly mistake gnubg kept for compatibility with its trained nets, docs/ENGINE.md
+/// §Input layout).
 pub fn contact_inputs(position: &Position, out: &mut [f32; CONTACT_INPUTS]) {
     let (player, opponent) = encode_contact_like(position, out);
     let (on_roll, other) = extras_blocks(out);
@@ -166,8 +167,8 @@ pub fn crashed_inputs(position: &Position, out: &mut [f32; CONTACT_INPUTS]) {
     write_off(opponent.off, 5, other);
 }
 
-/// Inputs of the race net (features.md §1.2: 23 points x 4 + 14 off one-hot + 1 cross-over per
-/// side, opponent first).
+/// Inputs of the race net (docs/ENGINE.md §Race encoding: 23 points x 4 + 14 off one-hot + 1
+/// cross-over per side, opponent first).
 pub fn race_inputs(position: &Position, out: &mut [f32; RACE_INPUTS]) {
     let (player, opponent) = SideInfo::both(position);
     let (opponent_block, player_block) = out.split_at_mut(race::RACE_SIDE_INPUTS);
@@ -212,7 +213,7 @@ fn encode_base(n: &[u8; 25], out: &mut [f32]) {
     bar.copy_from_slice(&BAR_CODE[usize::from(n[24])]);
 }
 
-/// OFF1–3 thermometer with buckets of `bucket` checkers (features.md §2.1).
+/// OFF1–3 thermometer with buckets of `bucket` checkers (docs/ENGINE.md §Extra inputs).
 fn write_off(off: u8, bucket: u8, block: &mut [f32; EXTRA_INPUTS]) {
     let b = f32::from(bucket);
     block[extra::OFF1] = f32::from(off.min(bucket)) / b;
@@ -289,8 +290,8 @@ mod tests {
         "BACKRESCAPES",
     ];
 
-    /// Expected extras from features.md §2.27, as (on roll, opponent) pairs in block order with
-    /// ACONTAIN2 and CONTAIN2 filled in as squares.
+    /// Expected extras as GNU Backgammon computes them (docs/ENGINE.md §Test vectors), as (on roll,
+    /// opponent) pairs in block order with ACONTAIN2 and CONTAIN2 filled in as squares.
     fn check_vector(position: &Position, table: [(f64, f64); EXTRA_INPUTS]) {
         let out = contact(position);
         let mut failures = Vec::new();

@@ -1,5 +1,5 @@
-//! The race net's per-side block (features.md §1.2): 23 points × 4, 14 "checkers off" one-hot
-//! inputs and 1 cross-over input, 107 inputs in all.
+//! The race net's per-side block (docs/ENGINE.md §Race encoding): 23 points × 4, 14 "checkers off"
+//! one-hot inputs and 1 cross-over input, 107 inputs in all.
 
 use super::contact::SideInfo;
 use super::POINT_CODE;

@@ -1,16 +1,16 @@
 //! Tables the input encoders look up, all built at compile time by `const fn`s (nothing is
 //! allocated or initialised at run time).
 //!
-//! * [`ESCAPES`] and [`ESCAPES_PAST_FIRST`]: the escape counts E and E1 of features.md §2.0 (b)
-//!   and (c), indexed by a 12-bit mask of blocked distances (see [`block_mask`]).
+//! * [`ESCAPES`] and [`ESCAPES_PAST_FIRST`]: the escape counts E and E1 of docs/ENGINE.md
+//!   §Escape counts, indexed by a 12-bit mask of blocked distances (see [`block_mask`]).
 //! * [`SHOTS`]: the 39 single-checker "ways" to use a roll and the 21 rolls listing them, for the
-//!   shot heuristic of PIPLOSS, P1 and P2 (features.md §2.0 (d) and §2.6).
-//! * [`ENTER_LOSS`]: the pips a side on the bar wastes against each home board (features.md
-//!   §2.17).
+//!   shot heuristic of PIPLOSS, P1 and P2 (docs/ENGINE.md §Shot ways and §Shot inputs).
+//! * [`ENTER_LOSS`]: the pips a side on the bar wastes against each home board (ENTER of
+//!   docs/ENGINE.md §Structure and timing inputs).
 
 /// Number of distinct rolls of two dice (6 doubles and 15 non-doubles).
 pub(super) const ROLL_COUNT: usize = 21;
-/// Number of distinct single-checker ways over all rolls (features.md §2.0 (d)).
+/// Number of distinct single-checker ways over all rolls (docs/ENGINE.md §Shot ways).
 pub(super) const WAY_COUNT: usize = 39;
 
 /// E(mask): how many of the 36 ordered rolls carry a checker past the blocked distances in `mask`
@@ -19,7 +19,8 @@ pub(super) const WAY_COUNT: usize = 39;
 pub(super) static ESCAPES: [u8; 4096] = escape_table(false);
 
 /// E1(mask): like [`ESCAPES`] but counting only rolls whose total jumps past the nearest blocked
-/// distance. **\[quirk\]** A mask with no block at all scores 0, not 36 (features.md §2.0 (c)).
+/// distance. **\[quirk\]** A mask with no block at all scores 0, not 36 (docs/ENGINE.md §Escape
+/// counts).
 pub(super) static ESCAPES_PAST_FIRST: [u8; 4096] = escape_table(true);
 
 /// True when bit `d − 1` of `mask` is set (distance or point number `d`, 1-based).

@@ -29,6 +29,12 @@ pub struct RolloutStats {
     pub trials: u32,
     /// Standard errors of the seven outputs (five chances, cubeless equity, cubeful equity).
     pub std_dev: [f64; 7],
+    /// A checker play's rollout only: the means kept beside the candidate's five chances and
+    /// ranking equity — the cubeless equity, the cubeful value (equity, or match winning chance
+    /// in match play) and the secondary score (cubeless, normalised) — so that they are shown
+    /// and written back unchanged. All zero for a cube decision, whose means are in
+    /// [`CubeAnalysis`].
+    pub move_means: [f64; 3],
     /// The rollout settings as written by the program that ran it (GNU Backgammon's `SK … RC …`
     /// text), kept verbatim.
     pub settings: String,

@@ -15,8 +15,10 @@
 //! player 1 (Black, `X`, the right column).
 
 pub mod analysis;
+pub mod replay;
 
 pub use analysis::ActionAnalysis;
+pub use replay::{Replay, ReplayError, ReplayWarning, ReplayedGame, Snapshot};
 
 use crate::game::match_state::{CubeOwner, Player, Resignation};
 use crate::game::Rules;

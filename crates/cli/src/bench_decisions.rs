@@ -1,0 +1,244 @@
+//! `cubeful-cli bench decisions`: the checker-play decision benchmark. The construction of the
+//! set is described in docs/TRAINING.md ("The decision benchmark") and in
+//! `crates/train/src/decisions.rs`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use cubeful_engine::eval::nn::NetClass;
+use cubeful_engine::eval::Nets;
+use cubeful_train::decisions::{BenchScore, ClassScore, DecisionSet, SetSpec};
+use serde::Serialize;
+
+/// Folder of the cached scored sets, relative to the working folder (the workspace root).
+pub const DEFAULT_CACHE: &str = "training/bench";
+
+/// The default set: 2,000 decisions, seed 1, scored at 2-ply.
+pub const DEFAULT_SPEC: SetSpec = SetSpec {
+    decisions: 2000,
+    seed: 1,
+    reference_plies: 2,
+};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Nets whose choices are measured (default: the embedded nets).
+    #[command(flatten)]
+    nets: crate::nets::NetsArg,
+    /// Lookahead of the measured choices.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    plies: u8,
+    /// Decisions in the set.
+    #[arg(long, default_value_t = DEFAULT_SPEC.decisions, value_parser = clap::value_parser!(u32).range(10..=100_000))]
+    positions: u32,
+    /// Seed of the self-play games the decisions come from.
+    #[arg(long, default_value_t = DEFAULT_SPEC.seed)]
+    seed: u64,
+    /// Lookahead of the reference scores.
+    #[arg(long, default_value_t = DEFAULT_SPEC.reference_plies, value_parser = clap::value_parser!(u8).range(1..=3))]
+    reference_plies: u8,
+    /// Nets that play the games and score the candidates [default: the embedded nets].
+    #[arg(long, value_name = "DIR")]
+    reference_nets: Option<PathBuf>,
+    /// Folder of the cached scored sets.
+    #[arg(long, value_name = "DIR", default_value = DEFAULT_CACHE)]
+    cache: PathBuf,
+    /// Also measure these nets, and report the difference per decision, paired on the same
+    /// decisions, with its 95% confidence interval.
+    #[arg(long, value_name = "DIR")]
+    against: Option<PathBuf>,
+    /// Worker threads (the figures do not depend on them).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    set: String,
+    decisions: usize,
+    reference_plies: u8,
+    seconds: f64,
+    #[serde(flatten)]
+    score: &'a BenchScore,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    against: Option<Against>,
+}
+
+/// The comparison with `--against` nets.
+#[derive(Serialize)]
+struct Against {
+    nets: String,
+    score: BenchScore,
+    /// `--nets` minus `--against`, per class, paired on the decisions.
+    difference: Differences,
+}
+
+#[derive(Serialize)]
+struct Differences {
+    contact: Difference,
+    crashed: Difference,
+    race: Difference,
+    overall: Difference,
+}
+
+#[derive(Serialize)]
+struct Difference {
+    /// Mean difference of the errors per decision, in thousandths of a point (negative: the
+    /// `--nets` lose less).
+    millipoints: f64,
+    /// Half-width of its 95% confidence interval.
+    ci95: f64,
+}
+
+/// Loads the set of `spec` from `cache` with `reference` nets, scoring it first (minutes) if it is
+/// not cached; says so on standard error.
+fn load_set(
+    cache: &Path,
+    reference: &Arc<Nets>,
+    spec: SetSpec,
+    threads: usize,
+) -> Result<(DecisionSet, PathBuf)> {
+    let name = DecisionSet::file_name(spec, cubeful_train::decisions::nets_checksum(reference));
+    let path = cache.join(&name);
+    if !path.exists() {
+        eprintln!(
+            "bench decisions: scoring {} decisions at {}-ply into {} (once; a few minutes per thousand at 2-ply)",
+            spec.decisions,
+            spec.reference_plies,
+            path.display()
+        );
+    }
+    let started = Instant::now();
+    let total = spec.decisions as usize;
+    let progress = |done: usize| {
+        if done.is_multiple_of(250) || done == total {
+            eprintln!(
+                "bench decisions: {done}/{total} scored ({:.0} s)",
+                started.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let (set, _) = DecisionSet::load_or_build(cache, reference, spec, threads, &progress)?;
+    Ok((set, path))
+}
+
+/// The default set scored with the embedded nets, from `cache` (scored first if absent).
+pub fn default_set(cache: &Path, threads: usize) -> Result<DecisionSet> {
+    Ok(load_set(cache, &Arc::new(Nets::embedded()), DEFAULT_SPEC, threads)?.0)
+}
+
+fn line(name: &str, s: &ClassScore) -> String {
+    format!(
+        "  {name:<8} {:>6} decisions  {:>7.2} ± {:.2} mppd  best play {:>5.1}%  outside candidates {}",
+        s.decisions,
+        s.mean_error_millipoints,
+        s.standard_error_millipoints,
+        100.0 * s.best_play_share,
+        s.outside_candidates
+    )
+}
+
+pub fn run(args: &Args) -> Result<()> {
+    let threads = args.threads as usize;
+    let reference = Arc::new(match &args.reference_nets {
+        Some(dir) => Nets::load_dir(dir)?,
+        None => Nets::embedded(),
+    });
+    let spec = SetSpec {
+        decisions: args.positions,
+        seed: args.seed,
+        reference_plies: args.reference_plies,
+    };
+    let (set, path) = load_set(&args.cache, &reference, spec, threads)?;
+    let nets = args.nets.load()?;
+    let started = Instant::now();
+    let errors = set.errors(&nets, args.plies, threads);
+    let score = set.summarise(&errors, args.plies);
+    let against = match &args.against {
+        None => None,
+        Some(dir) => {
+            let other = Arc::new(Nets::load_dir(dir)?);
+            let other_errors = set.errors(&other, args.plies, threads);
+            let diff = |class| {
+                let (m, se) = set.paired_difference(&errors, &other_errors, class);
+                Difference {
+                    millipoints: m,
+                    ci95: 1.96 * se,
+                }
+            };
+            Some(Against {
+                nets: dir.display().to_string(),
+                score: set.summarise(&other_errors, args.plies),
+                difference: Differences {
+                    contact: diff(Some(NetClass::Contact)),
+                    crashed: diff(Some(NetClass::Crashed)),
+                    race: diff(Some(NetClass::Race)),
+                    overall: diff(None),
+                },
+            })
+        }
+    };
+    let report = Report {
+        set: path.display().to_string(),
+        decisions: set.decisions.len(),
+        reference_plies: set.reference_plies,
+        seconds: started.elapsed().as_secs_f64(),
+        score: &score,
+        against,
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(());
+    }
+    println!(
+        "decisions: {}-ply choices against {}-ply scores, {} decisions ({}), {:.1} s; mean error per decision in thousandths of a point (mppd) ± its standard error",
+        args.plies,
+        set.reference_plies,
+        set.decisions.len(),
+        report.set,
+        report.seconds
+    );
+    let table = |score: &BenchScore| {
+        for (name, s) in [
+            ("contact", &score.contact),
+            ("crashed", &score.crashed),
+            ("race", &score.race),
+            ("overall", &score.overall),
+        ] {
+            println!("{}", line(name, s));
+        }
+    };
+    let name = |n: &crate::nets::NetsArg| {
+        n.nets
+            .as_ref()
+            .map_or("embedded nets".to_string(), |d| d.display().to_string())
+    };
+    if let Some(against) = &report.against {
+        println!("{}:", name(&args.nets));
+        table(&score);
+        println!("{}:", against.nets);
+        table(&against.score);
+        println!(
+            "difference per decision, {} minus {}, paired (95% CI):",
+            name(&args.nets),
+            against.nets
+        );
+        let d = &against.difference;
+        for (name, x) in [
+            ("contact", &d.contact),
+            ("crashed", &d.crashed),
+            ("race", &d.race),
+            ("overall", &d.overall),
+        ] {
+            println!("  {name:<8} {:>+7.2} mppd ± {:.2}", x.millipoints, x.ci95);
+        }
+    } else {
+        table(&score);
+    }
+    Ok(())
+}

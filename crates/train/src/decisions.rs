@@ -1,0 +1,845 @@
+//! The checker-play decision benchmark: how much equity a set of nets loses per decision, measured
+//! on a fixed set of positions whose candidate plays were scored once by a deeper search.
+//!
+//! # Construction (docs/TRAINING.md, "The decision benchmark")
+//!
+//! 1. **Positions.** Self-play games of the reference nets at 0-ply, game `g` with its own
+//!    ChaCha8 generator seeded `seed ^ (g+1)·0x9E3779B97F4A7C15`. At each turn the roll is drawn
+//!    (the opening roll is never a double), then one coin of probability 1/4 decides whether the
+//!    turn is a candidate decision; it is kept if its roll has at least two distinct legal
+//!    results and the quota of its class is not full: half of the decisions are contact
+//!    positions, a fifth crashed, the rest race (bearoffs included), classes as
+//!    [`net_class`] gives them. Then the move is played: with probability 0.15 one of the five
+//!    best at 0-ply at random, else the best. Games are played in order until every quota is full
+//!    (at most `50·N + 1000` games).
+//! 2. **Candidates.** For each decision, the legal plays ranked at 0-ply by the reference nets:
+//!    the five best, plus every other play within 0.1 of the best, at most 16 in all.
+//! 3. **Reference scores.** Each candidate is scored with the cubeless equity of the position it
+//!    leads to, evaluated by [`Search::evaluate`] at the reference depth (2-ply by default: the
+//!    opponent's 21 rolls, then ours, 0-ply leaves; plays inside the search chosen at 0-ply),
+//!    money, centred cube, no bearoff database, no noise. A finished game scores exactly.
+//! 4. **Measurement.** The evaluated nets choose a play for each decision at the given depth
+//!    (cubeless, money, the Normal move filter). The decision's error is the best reference score
+//!    minus the chosen play's. A play outside the candidates is counted, and scored the same way
+//!    on the spot (its error is 0 if it beats every candidate); without the reference nets at hand
+//!    it is charged the error of the worst candidate. Errors are averaged per class and overall
+//!    and reported in thousandths of a point per decision.
+//!
+//! Everything is deterministic for the seed, the count and the reference nets. Scoring takes a
+//! few minutes, so the scored set is cached in a file ([`DecisionSet::load_or_build`]) whose name
+//! records the count, the seed, the depth and a checksum of the reference nets.
+//!
+//! # File format
+//!
+//! Little-endian: magic `CFDECS1\0`; format version (u32, 1); seed (u64); decisions requested
+//! (u32); reference depth (u8); [`nets_checksum`] of the reference nets (u32); decision count (u32);
+//! then per decision the 26 signed bytes of [`Position::board`], the two dice, the class (u8: 0
+//! contact, 1 crashed, 2 race), the candidate count (u8, 2 to 16), and per candidate the 26 bytes
+//! of the board it leads to (seen from the mover, as move generation gives it) and its reference
+//! equity (f32), best first; at the end a CRC-32 of everything before it.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use cubeful_engine::cube::{CubeContext, Ownership};
+use cubeful_engine::eval::class::classify;
+use cubeful_engine::eval::nn::NetClass;
+use cubeful_engine::eval::{net_class, Evaluator, Nets, Probabilities};
+use cubeful_engine::files::{read_regular, write_atomically, FileError};
+use cubeful_engine::search::{EvalSettings, FilterPreset, Search};
+use cubeful_engine::{Dice, Position};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use thiserror::Error;
+
+use crate::parallel_map;
+
+const MAGIC: &[u8; 8] = b"CFDECS1\0";
+const FORMAT_VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 8 + 4 + 1 + 4 + 4;
+const BOARD: usize = 26;
+/// Candidates kept regardless of their 0-ply score.
+const ALWAYS_KEPT: usize = 5;
+/// Further candidates kept when within this much of the best at 0-ply.
+const WINDOW: f32 = 0.1;
+/// At most this many candidates per decision.
+const MAX_CANDIDATES: usize = 16;
+/// Chance that a turn of the self-play games is considered for the set.
+const SAMPLE_SHARE: f64 = 0.25;
+/// Chance that a self-play move is one of the five best at random rather than the best.
+const EXPLORE: f64 = 0.15;
+/// Largest decision file read.
+const MAX_FILE_BYTES: u64 = 1 << 28;
+
+/// A candidate play of a decision with its reference score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Candidate {
+    /// The position the play leads to, still seen from the mover.
+    pub after: Position,
+    /// Cubeless equity for the mover after the play, by the reference search.
+    pub equity: f32,
+}
+
+/// One checker-play decision of the set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The position before the roll, from the player on roll.
+    pub position: Position,
+    pub dice: Dice,
+    /// The net that judges `position`.
+    pub class: NetClass,
+    /// At least two candidates, best reference score first.
+    pub candidates: Vec<Candidate>,
+}
+
+/// A scored set of decisions.
+#[derive(Clone, Debug)]
+pub struct DecisionSet {
+    pub seed: u64,
+    /// The number of decisions asked for (the set holds fewer only if the games ran out).
+    pub requested: u32,
+    /// Lookahead of the reference scores.
+    pub reference_plies: u8,
+    /// [`nets_checksum`] of the reference nets.
+    pub nets_checksum: u32,
+    pub decisions: Vec<Decision>,
+    /// The reference nets, when known ([`DecisionSet::attach_reference`]): a choice outside the
+    /// candidates is then scored as the candidates were.
+    reference: Option<Arc<Nets>>,
+}
+
+/// Sets are equal when their contents are (whether the reference nets are attached aside).
+impl PartialEq for DecisionSet {
+    fn eq(&self, other: &DecisionSet) -> bool {
+        self.seed == other.seed
+            && self.requested == other.requested
+            && self.reference_plies == other.reference_plies
+            && self.nets_checksum == other.nets_checksum
+            && self.decisions == other.decisions
+    }
+}
+
+/// What makes a set: the count, the seed and the reference depth (the nets are passed apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SetSpec {
+    pub decisions: u32,
+    pub seed: u64,
+    pub reference_plies: u8,
+}
+
+/// A decision set file that could not be used.
+#[derive(Debug, Error)]
+pub enum DecisionSetError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("cannot create the folder {path}: {source}")]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("decision set {path}: {reason}")]
+    Format { path: PathBuf, reason: String },
+    #[error("these nets (checksum {found:08x}) did not score the decision set (scored by nets with checksum {expected:08x})")]
+    WrongReference { expected: u32, found: u32 },
+}
+
+/// The figures of one class (or of all decisions).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ClassScore {
+    pub decisions: usize,
+    /// Mean equity lost per decision, in thousandths of a point.
+    pub mean_error_millipoints: f64,
+    /// Standard error of that mean (over the decisions), in thousandths of a point.
+    pub standard_error_millipoints: f64,
+    /// Share of decisions where the chosen play is the reference's best.
+    pub best_play_share: f64,
+    /// Decisions where the chosen play was not among the candidates.
+    pub outside_candidates: usize,
+}
+
+/// The benchmark result of a set of nets.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchScore {
+    /// Lookahead of the evaluated nets' choices.
+    pub plies: u8,
+    pub contact: ClassScore,
+    pub crashed: ClassScore,
+    pub race: ClassScore,
+    pub overall: ClassScore,
+}
+
+impl BenchScore {
+    /// The figures of a class.
+    pub fn class(&self, class: NetClass) -> &ClassScore {
+        match class {
+            NetClass::Contact => &self.contact,
+            NetClass::Crashed => &self.crashed,
+            NetClass::Race => &self.race,
+        }
+    }
+}
+
+/// CRC-32 of the three nets' files, in the order contact, crashed, race, each without its own
+/// trailing CRC (a CRC over a message followed by its CRC is the same for every message): names
+/// the reference nets.
+pub fn nets_checksum(nets: &Nets) -> u32 {
+    let mut hasher = crc32fast::Hasher::new();
+    for class in NetClass::ALL {
+        let bytes = nets.net(class).to_bytes();
+        hasher.update(&bytes[..bytes.len() - 4]);
+    }
+    hasher.finalize()
+}
+
+fn class_code(class: NetClass) -> u8 {
+    match class {
+        NetClass::Contact => 0,
+        NetClass::Crashed => 1,
+        NetClass::Race => 2,
+    }
+}
+
+fn class_from_code(code: u8) -> Option<NetClass> {
+    NetClass::ALL.get(usize::from(code)).copied()
+}
+
+/// Cubeless settings at `plies`, as the labels of the training data are made.
+fn cubeless(plies: u8) -> EvalSettings {
+    EvalSettings {
+        plies,
+        cubeful: false,
+        noise: 0.0,
+        deterministic: true,
+        filter: FilterPreset::Normal,
+        reduced: false,
+    }
+}
+
+/// The quota of each class for `n` decisions: half contact, a fifth crashed, the rest race.
+fn quotas(n: usize) -> [usize; 3] {
+    let contact = n / 2;
+    let crashed = n / 5;
+    [contact, crashed, n - contact - crashed]
+}
+
+/// Step 1 of the construction: the positions and rolls of the set, in the order found.
+pub fn sample_decisions(nets: &Arc<Nets>, n: usize, seed: u64) -> Vec<(Position, Dice, NetClass)> {
+    let mut evaluator = Evaluator::new(nets.clone());
+    let mut generator = cubeful_engine::MoveGenerator::new();
+    let mut left = quotas(n);
+    let mut out = Vec::with_capacity(n);
+    let max_games = 50 * n as u64 + 1000;
+    for g in 0..max_games {
+        if left.iter().all(|&l| l == 0) {
+            break;
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (g + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut position = Position::starting();
+        for turn in 0..10_000 {
+            let dice = crate::roll(&mut rng, turn == 0);
+            if rng.gen_bool(SAMPLE_SHARE) {
+                let class = net_class(classify(&position)).expect("a game in progress");
+                let k = usize::from(class_code(class));
+                if left[k] > 0 && generator.generate(&position, dice).len() >= 2 {
+                    left[k] -= 1;
+                    out.push((position, dice, class));
+                }
+            }
+            let ranked = evaluator.rank_moves(&position, dice);
+            let pick = if rng.gen_bool(EXPLORE) {
+                rng.gen_range(0..ranked.len().min(5))
+            } else {
+                0
+            };
+            let next = ranked[pick].0.position;
+            if next.result().is_some() {
+                break;
+            }
+            position = next.swap();
+        }
+    }
+    out
+}
+
+/// Cubeless equity for the mover after a play leading to `after`, at `plies`.
+fn reference_equity(search: &mut Search, after: &Position, plies: u8) -> f32 {
+    if let Some(result) = after.result() {
+        return Probabilities::of_result(result.winner, result.kind).equity();
+    }
+    let ctx = CubeContext::money(1, Ownership::Centered);
+    search
+        .evaluate(&after.swap(), &ctx, &cubeless(plies))
+        .probabilities
+        .invert()
+        .equity()
+}
+
+impl DecisionSet {
+    /// Builds and scores a set (steps 1 to 3 of the construction) with `nets` as reference, on
+    /// `threads` threads (the result does not depend on them). `progress` is called with the
+    /// number of decisions scored so far.
+    pub fn build(
+        nets: &Arc<Nets>,
+        spec: SetSpec,
+        threads: usize,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> DecisionSet {
+        let sampled = sample_decisions(nets, spec.decisions as usize, spec.seed);
+        let done = AtomicUsize::new(0);
+        let decisions = parallel_map(
+            sampled.len(),
+            threads,
+            || (Evaluator::new(nets.clone()), Search::new(nets.clone())),
+            |(evaluator, search), i| {
+                let (position, dice, class) = sampled[i];
+                let ranked = evaluator.rank_moves(&position, dice);
+                let best = ranked[0].1.equity();
+                let kept = ranked
+                    .iter()
+                    .enumerate()
+                    .take_while(|(k, (_, p))| {
+                        *k < ALWAYS_KEPT || (*k < MAX_CANDIDATES && best - p.equity() <= WINDOW)
+                    })
+                    .count();
+                let mut candidates: Vec<Candidate> = ranked[..kept]
+                    .iter()
+                    .map(|(m, _)| Candidate {
+                        after: m.position,
+                        equity: reference_equity(search, &m.position, spec.reference_plies),
+                    })
+                    .collect();
+                // Stable: among equal scores the better 0-ply play stays first.
+                candidates.sort_by(|a, b| b.equity.total_cmp(&a.equity));
+                progress(done.fetch_add(1, Ordering::Relaxed) + 1);
+                Decision {
+                    position,
+                    dice,
+                    class,
+                    candidates,
+                }
+            },
+        );
+        DecisionSet {
+            seed: spec.seed,
+            requested: spec.decisions,
+            reference_plies: spec.reference_plies,
+            nets_checksum: nets_checksum(nets),
+            decisions,
+            reference: Some(nets.clone()),
+        }
+    }
+
+    /// Attaches the reference nets (checked against the set's checksum), so that a choice
+    /// outside the candidates is scored exactly instead of being charged the worst candidate's
+    /// error.
+    pub fn attach_reference(&mut self, nets: Arc<Nets>) -> Result<(), DecisionSetError> {
+        let found = nets_checksum(&nets);
+        if found != self.nets_checksum {
+            return Err(DecisionSetError::WrongReference {
+                expected: self.nets_checksum,
+                found,
+            });
+        }
+        self.reference = Some(nets);
+        Ok(())
+    }
+
+    /// Whether the reference nets are attached.
+    pub fn has_reference(&self) -> bool {
+        self.reference.is_some()
+    }
+
+    /// The file name of a set: `decisions-N-seedS-Pply-CRC.bin`.
+    pub fn file_name(spec: SetSpec, nets_checksum: u32) -> String {
+        format!(
+            "decisions-{}-seed{}-{}ply-{nets_checksum:08x}.bin",
+            spec.decisions, spec.seed, spec.reference_plies
+        )
+    }
+
+    /// The set cached in folder `dir` for `spec` and the reference `nets`; built and saved there
+    /// (the folder created if needed) when absent. Returns the set and whether it was built.
+    pub fn load_or_build(
+        dir: &Path,
+        nets: &Arc<Nets>,
+        spec: SetSpec,
+        threads: usize,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<(DecisionSet, bool), DecisionSetError> {
+        let checksum = nets_checksum(nets);
+        let path = dir.join(DecisionSet::file_name(spec, checksum));
+        if path.exists() {
+            let mut set = DecisionSet::load(&path)?;
+            if set.spec() != spec || set.nets_checksum != checksum {
+                return Err(DecisionSetError::Format {
+                    path,
+                    reason: "its header does not match its name (renamed by hand?)".into(),
+                });
+            }
+            set.reference = Some(nets.clone());
+            return Ok((set, false));
+        }
+        let set = DecisionSet::build(nets, spec, threads, progress);
+        std::fs::create_dir_all(dir).map_err(|source| DecisionSetError::Folder {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        set.save(&path)?;
+        Ok((set, true))
+    }
+
+    /// What the set was built for.
+    pub fn spec(&self) -> SetSpec {
+        SetSpec {
+            decisions: self.requested,
+            seed: self.seed,
+            reference_plies: self.reference_plies,
+        }
+    }
+
+    /// The bytes of the set's file (see the module documentation).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(HEADER + self.decisions.len() * (BOARD + 4 + 6 * 30) + 4);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        b.extend_from_slice(&self.seed.to_le_bytes());
+        b.extend_from_slice(&self.requested.to_le_bytes());
+        b.push(self.reference_plies);
+        b.extend_from_slice(&self.nets_checksum.to_le_bytes());
+        b.extend_from_slice(&(self.decisions.len() as u32).to_le_bytes());
+        for d in &self.decisions {
+            b.extend(d.position.board().iter().map(|&x| x as u8));
+            b.push(d.dice.first());
+            b.push(d.dice.second());
+            b.push(class_code(d.class));
+            b.push(d.candidates.len() as u8);
+            for c in &d.candidates {
+                b.extend(c.after.board().iter().map(|&x| x as u8));
+                b.extend_from_slice(&c.equity.to_le_bytes());
+            }
+        }
+        let crc = crc32fast::hash(&b);
+        b.extend_from_slice(&crc.to_le_bytes());
+        b
+    }
+
+    /// Writes the set atomically.
+    pub fn save(&self, path: &Path) -> Result<(), DecisionSetError> {
+        Ok(write_atomically(path, &self.to_bytes())?)
+    }
+
+    /// Reads a set file, checking its checksum, every position, roll and score.
+    pub fn load(path: &Path) -> Result<DecisionSet, DecisionSetError> {
+        let bytes = read_regular(path, MAX_FILE_BYTES)?;
+        DecisionSet::from_bytes(&bytes).map_err(|reason| DecisionSetError::Format {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
+    /// Reads a set from the bytes of its file; the error says what is wrong and where.
+    pub fn from_bytes(bytes: &[u8]) -> Result<DecisionSet, String> {
+        if bytes.len() < HEADER + 4 || &bytes[..8] != MAGIC {
+            return Err("not a Cubeful decision set file".into());
+        }
+        let body = &bytes[..bytes.len() - 4];
+        let crc = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));
+        if crc32fast::hash(body) != crc {
+            return Err("checksum mismatch (corrupt or truncated file)".into());
+        }
+        let mut r = Reader { bytes: body, at: 8 };
+        let version = r.u32()?;
+        if version != FORMAT_VERSION {
+            return Err(format!(
+                "format version {version}; this program reads version {FORMAT_VERSION}"
+            ));
+        }
+        let seed = r.u64()?;
+        let requested = r.u32()?;
+        let reference_plies = r.u8()?;
+        let nets_checksum = r.u32()?;
+        let count = r.u32()? as usize;
+        let mut decisions = Vec::with_capacity(count.min(1 << 20));
+        for i in 0..count {
+            let offset = r.at;
+            let position = r
+                .position()
+                .map_err(|e| format!("decision {i} (byte {offset}): {e}"))?;
+            let (a, b) = (r.u8()?, r.u8()?);
+            let dice = Dice::new(a, b).map_err(|e| format!("decision {i}: bad roll: {e}"))?;
+            let class = r.u8()?;
+            let class =
+                class_from_code(class).ok_or_else(|| format!("decision {i}: bad class {class}"))?;
+            let n = usize::from(r.u8()?);
+            if !(2..=MAX_CANDIDATES).contains(&n) {
+                return Err(format!("decision {i}: {n} candidates (2 to 16 expected)"));
+            }
+            let mut candidates = Vec::with_capacity(n);
+            for k in 0..n {
+                let after = r
+                    .position()
+                    .map_err(|e| format!("decision {i} candidate {k}: {e}"))?;
+                let equity = r.f32()?;
+                if !equity.is_finite() || equity.abs() > 3.0 {
+                    return Err(format!(
+                        "decision {i} candidate {k}: impossible equity {equity}"
+                    ));
+                }
+                candidates.push(Candidate { after, equity });
+            }
+            decisions.push(Decision {
+                position,
+                dice,
+                class,
+                candidates,
+            });
+        }
+        if r.at != body.len() {
+            return Err(format!(
+                "{} bytes after the last decision",
+                body.len() - r.at
+            ));
+        }
+        Ok(DecisionSet {
+            seed,
+            requested,
+            reference_plies,
+            nets_checksum,
+            decisions,
+            reference: None,
+        })
+    }
+
+    /// The errors of each decision when `nets` choose at `plies` (step 4 of the construction):
+    /// for each decision, the error in points and whether the choice was among the candidates.
+    /// A choice outside the candidates is scored by the reference search when the reference nets
+    /// are attached (its error is 0 if it scores above every candidate), else charged the error
+    /// of the worst candidate.
+    pub fn errors(&self, nets: &Arc<Nets>, plies: u8, threads: usize) -> Vec<(f32, bool)> {
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let settings = cubeless(plies);
+        parallel_map(
+            self.decisions.len(),
+            threads,
+            || {
+                let reference = self.reference.as_ref().map(|r| Search::new(r.clone()));
+                (
+                    Evaluator::new(nets.clone()),
+                    Search::new(nets.clone()),
+                    reference,
+                )
+            },
+            |(evaluator, search, reference), i| {
+                let d = &self.decisions[i];
+                let choice = if plies == 0 {
+                    evaluator.best_move(&d.position, d.dice).0.position
+                } else {
+                    search
+                        .best_move(&d.position, d.dice, &ctx, &settings)
+                        .mv
+                        .position
+                };
+                let best = d.candidates[0].equity;
+                if let Some(c) = d.candidates.iter().find(|c| c.after == choice) {
+                    return (best - c.equity, true);
+                }
+                let error = match reference {
+                    Some(r) => (best - reference_equity(r, &choice, self.reference_plies)).max(0.0),
+                    None => best - d.candidates[d.candidates.len() - 1].equity,
+                };
+                (error, false)
+            },
+        )
+    }
+
+    /// The benchmark figures of `nets` choosing at `plies`.
+    pub fn score(&self, nets: &Arc<Nets>, plies: u8, threads: usize) -> BenchScore {
+        self.summarise(&self.errors(nets, plies, threads), plies)
+    }
+
+    /// The figures of per-decision `errors` (as [`DecisionSet::errors`] gives them) of choices
+    /// at `plies`.
+    pub fn summarise(&self, errors: &[(f32, bool)], plies: u8) -> BenchScore {
+        let summarise = |class: Option<NetClass>| {
+            let mut s = ClassScore::default();
+            let mut values = Vec::new();
+            let mut best = 0usize;
+            for (d, &(error, inside)) in self.decisions.iter().zip(errors) {
+                if class.is_some_and(|c| c != d.class) {
+                    continue;
+                }
+                values.push(f64::from(error));
+                if inside && error <= 0.0 {
+                    best += 1;
+                }
+                if !inside {
+                    s.outside_candidates += 1;
+                }
+            }
+            s.decisions = values.len();
+            let (mean, se) = mean_and_standard_error(&values);
+            s.mean_error_millipoints = 1000.0 * mean;
+            s.standard_error_millipoints = 1000.0 * se;
+            if s.decisions > 0 {
+                s.best_play_share = best as f64 / s.decisions as f64;
+            }
+            s
+        };
+        BenchScore {
+            plies,
+            contact: summarise(Some(NetClass::Contact)),
+            crashed: summarise(Some(NetClass::Crashed)),
+            race: summarise(Some(NetClass::Race)),
+            overall: summarise(None),
+        }
+    }
+
+    /// The paired difference of two sets of per-decision errors, `a − b`, on the decisions of
+    /// `class` (all decisions for `None`): the mean and its standard error, in thousandths of a
+    /// point. Negative: `a` loses less.
+    pub fn paired_difference(
+        &self,
+        a: &[(f32, bool)],
+        b: &[(f32, bool)],
+        class: Option<NetClass>,
+    ) -> (f64, f64) {
+        let values: Vec<f64> = self
+            .decisions
+            .iter()
+            .zip(a.iter().zip(b))
+            .filter(|(d, _)| class.is_none_or(|c| c == d.class))
+            .map(|(_, (x, y))| f64::from(x.0) - f64::from(y.0))
+            .collect();
+        let (mean, se) = mean_and_standard_error(&values);
+        (1000.0 * mean, 1000.0 * se)
+    }
+}
+
+/// The mean of `values` and its standard error (0 and 0 for no values, standard error 0 for one).
+fn mean_and_standard_error(values: &[f64]) -> (f64, f64) {
+    let n = values.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n as f64;
+    if n == 1 {
+        return (mean, 0.0);
+    }
+    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+    (mean, (variance / n as f64).sqrt())
+}
+
+/// A cursor over the bytes of a set file.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8], String> {
+        if self.bytes.len() - self.at < n {
+            return Err(format!("the file ends early at byte {}", self.at));
+        }
+        self.at += n;
+        Ok(&self.bytes[self.at - n..self.at])
+    }
+
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Result<u32, String> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+
+    fn f32(&mut self) -> Result<f32, String> {
+        Ok(f32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+
+    fn position(&mut self) -> Result<Position, String> {
+        let mut board = [0i8; BOARD];
+        for (b, &x) in board.iter_mut().zip(self.take(BOARD)?) {
+            *b = x as i8;
+        }
+        Position::from_board(board).map_err(|e| format!("impossible position: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(decisions: u32, seed: u64) -> SetSpec {
+        SetSpec {
+            decisions,
+            seed,
+            reference_plies: 1,
+        }
+    }
+
+    #[test]
+    fn the_set_is_deterministic_and_round_trips() {
+        let nets = Arc::new(Nets::embedded());
+        let a = DecisionSet::build(&nets, spec(40, 7), 2, &|_| {});
+        let b = DecisionSet::build(&nets, spec(40, 7), 1, &|_| {});
+        assert_eq!(a, b, "the same set whatever the threads");
+        assert_eq!(a.decisions.len(), 40);
+        let count = |c: NetClass| a.decisions.iter().filter(|d| d.class == c).count();
+        assert_eq!(
+            [
+                count(NetClass::Contact),
+                count(NetClass::Crashed),
+                count(NetClass::Race)
+            ],
+            [20, 8, 12]
+        );
+        for d in &a.decisions {
+            assert_eq!(net_class(classify(&d.position)), Some(d.class));
+            assert!((2..=MAX_CANDIDATES).contains(&d.candidates.len()));
+            assert!(d.candidates.windows(2).all(|w| w[0].equity >= w[1].equity));
+            let legal = cubeful_engine::legal_moves(&d.position, d.dice);
+            assert!(d
+                .candidates
+                .iter()
+                .all(|c| legal.iter().any(|m| m.position == c.after)));
+        }
+        let other = DecisionSet::build(&nets, spec(40, 8), 1, &|_| {});
+        assert_ne!(a.decisions, other.decisions, "another seed, another set");
+
+        let back = DecisionSet::from_bytes(&a.to_bytes()).unwrap();
+        assert_eq!(back, a);
+        let mut bytes = a.to_bytes();
+        bytes[HEADER + 3] ^= 0x40;
+        assert!(DecisionSet::from_bytes(&bytes)
+            .unwrap_err()
+            .contains("checksum"));
+        let short = &a.to_bytes()[..HEADER + 10];
+        assert!(DecisionSet::from_bytes(short).is_err());
+    }
+
+    #[test]
+    fn the_reference_nets_lose_nothing_at_the_reference_depth() {
+        let nets = Arc::new(Nets::embedded());
+        let set = DecisionSet::build(&nets, spec(30, 3), 2, &|_| {});
+        let mut evaluator = Evaluator::new(nets.clone());
+        let mut covered = 0;
+        // A 1-ply choice of the reference nets maximises the same 1-ply scores over the plays the
+        // Normal filter keeps (the leading plays within 0.16 at 0-ply, at most 8). Where those
+        // include every candidate, a choice among the candidates is the best one.
+        for (d, (error, inside)) in set.decisions.iter().zip(set.errors(&nets, 1, 2)) {
+            let ranked = evaluator.rank_moves(&d.position, d.dice);
+            let best = ranked[0].1.equity();
+            let kept = ranked
+                .iter()
+                .take(8)
+                .take_while(|(_, p)| best - p.equity() <= 0.16)
+                .count();
+            if d.candidates.len() <= kept && inside {
+                covered += 1;
+                assert!(error.abs() < 1e-6, "{error}");
+            }
+            assert!(error >= 0.0);
+        }
+        assert!(covered >= 10, "{covered}");
+
+        let score = set.score(&nets, 0, 1);
+        assert_eq!(
+            score,
+            set.score(&nets, 0, 2),
+            "the same score whatever the threads"
+        );
+        let (all, classes) = (score.overall, [score.contact, score.crashed, score.race]);
+        assert_eq!(all.decisions, 30);
+        assert_eq!(classes.iter().map(|c| c.decisions).sum::<usize>(), 30);
+        let errors = set.errors(&nets, 0, 1);
+        let mean = 1000.0 * errors.iter().map(|e| f64::from(e.0)).sum::<f64>() / 30.0;
+        assert!((all.mean_error_millipoints - mean).abs() < 1e-9);
+        let weighted: f64 = classes
+            .iter()
+            .map(|c| c.mean_error_millipoints * c.decisions as f64)
+            .sum::<f64>()
+            / 30.0;
+        assert!((all.mean_error_millipoints - weighted).abs() < 1e-9);
+        assert!(all.mean_error_millipoints > 0.0, "0-ply is not 1-ply");
+        assert!(all.standard_error_millipoints > 0.0);
+        let at_one_ply = set.errors(&nets, 1, 1);
+        let (diff, se) = set.paired_difference(&errors, &at_one_ply, None);
+        let one = set.summarise(&at_one_ply, 1).overall.mean_error_millipoints;
+        assert!((diff - (all.mean_error_millipoints - one)).abs() < 1e-9);
+        assert!(
+            diff > 0.0 && se > 0.0,
+            "0-ply loses more than 1-ply: {diff} ± {se}"
+        );
+        assert_eq!(set.paired_difference(&errors, &errors, None), (0.0, 0.0));
+        assert!(all.best_play_share > 0.3 && all.best_play_share < 1.0);
+    }
+
+    #[test]
+    fn a_choice_outside_the_candidates_is_scored_with_the_reference_nets() {
+        let nets = Arc::new(Nets::embedded());
+        let mut set = DecisionSet::build(&nets, spec(20, 9), 2, &|_| {});
+        let mut evaluator = Evaluator::new(nets.clone());
+        // Remove each decision's 0-ply choice from its candidates (keeping at least one).
+        let mut expected = Vec::new();
+        for d in &mut set.decisions {
+            let choice = evaluator.best_move(&d.position, d.dice).0.position;
+            let k = d.candidates.iter().position(|c| c.after == choice).unwrap();
+            let removed = d.candidates.remove(k);
+            let best = d.candidates[0].equity;
+            let worst = d.candidates.last().unwrap().equity;
+            expected.push(((best - removed.equity).max(0.0), best - worst));
+        }
+        let with_reference = set.errors(&nets, 0, 1);
+        let mut detached = set.clone();
+        detached.reference = None;
+        assert!(set.has_reference() && !detached.has_reference());
+        let without = detached.errors(&nets, 0, 1);
+        for (((exact, inside), (charged, inside2)), (want_exact, want_charged)) in
+            with_reference.iter().zip(&without).zip(&expected)
+        {
+            assert!(!inside && !inside2);
+            assert!((exact - want_exact).abs() < 1e-6, "{exact} vs {want_exact}");
+            assert!(
+                (charged - want_charged).abs() < 1e-6,
+                "{charged} vs {want_charged}"
+            );
+        }
+        assert!(
+            with_reference.iter().any(|e| e.0 > 0.0),
+            "some removed choices were not the best"
+        );
+        let mut other = (*nets).clone();
+        other.race.trained += 1;
+        assert!(matches!(
+            set.attach_reference(Arc::new(other)),
+            Err(DecisionSetError::WrongReference { .. })
+        ));
+    }
+
+    #[test]
+    fn the_cache_is_written_once_and_then_read() {
+        let nets = Arc::new(Nets::embedded());
+        let dir = std::env::temp_dir().join(format!("cubeful-decisions-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (built, fresh) =
+            DecisionSet::load_or_build(&dir, &nets, spec(12, 5), 1, &|_| {}).unwrap();
+        assert!(fresh);
+        let (read, fresh) =
+            DecisionSet::load_or_build(&dir, &nets, spec(12, 5), 1, &|_| {}).unwrap();
+        assert!(!fresh);
+        assert_eq!(built, read);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

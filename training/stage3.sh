@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Stage 3 of docs/TRAINING.md: one round of supervised training with Adam and the cross-entropy
+# loss on the 2-ply chances written by `train label` (training/label2p by default), then the
+# decision benchmark before and after and a duel against the starting nets.
+#   training/stage3.sh OUT [START] [EPOCHS]
+# Environment: CLI (default target/release/cubeful-cli), DATA (default training/label2p),
+# THREADS (default 1), NICE (default 15), ALPHA (0.003), BATCH (64), GAMES (2000).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CLI=${CLI:-target/release/cubeful-cli}
+DATA=${DATA:-training/label2p}
+THREADS=${THREADS:-1}
+NICE=${NICE:-15}
+ALPHA=${ALPHA:-0.003}
+BATCH=${BATCH:-64}
+GAMES=${GAMES:-2000}
+OUT=${1:?usage: training/stage3.sh OUT [START] [EPOCHS]}
+START=${2:-training/sup3}
+EPOCHS=${3:-40}
+run() { nice -n "$NICE" "$CLI" "$@"; }
+mkdir -p "$OUT"
+echo "== decision benchmark of $START ($(date -u +%H:%M:%S))"
+run bench decisions --nets "$START" --threads "$THREADS"
+echo "== adam on $DATA from $START ($(date -u +%H:%M:%S))"
+run train supervised --optimizer adam --loss ce --nets "$START" --data-dir "$DATA" --out "$OUT" \
+    --epochs "$EPOCHS" --batch "$BATCH" --alpha "$ALPHA" --schedule cosine --select loss \
+    --seed 1 --threads "$THREADS"
+echo "== decision benchmark of $OUT ($(date -u +%H:%M:%S))"
+run bench decisions --nets "$OUT" --threads "$THREADS"
+echo "== duel against $START ($(date -u +%H:%M:%S))"
+run duel --a "cubeful:nets=$OUT" --b "cubeful:nets=$START" --games "$GAMES" --threads "$THREADS"
+echo "== done ($(date -u +%H:%M:%S))"
