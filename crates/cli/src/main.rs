@@ -11,6 +11,7 @@ mod duel;
 mod eval;
 mod external;
 mod hint;
+mod matches;
 mod moves;
 mod nets;
 mod report;
@@ -65,6 +66,13 @@ enum Command {
     External(external::Args),
     /// Speak UBGI (Universal Backgammon Interface) on standard input and output.
     Ubgi(ubgi::Args),
+    /// Convert a match file between SGF, Jellyfish .mat and plain text (by the output's extension).
+    Convert(matches::ConvertArgs),
+    /// Match files: show their games and actions.
+    Match {
+        #[command(subcommand)]
+        what: matches::MatchWhat,
+    },
     /// Train nets from scratch (see docs/TRAINING.md).
     Train {
         #[command(subcommand)]
@@ -86,6 +94,8 @@ fn main() -> ExitCode {
         Some(Command::External(args)) => external::run(&args),
         Some(Command::Ubgi(args)) => ubgi::run(&args),
         Some(Command::Train { what }) => train::run(&what),
+        Some(Command::Convert(args)) => matches::convert(&args),
+        Some(Command::Match { what }) => matches::run(&what),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

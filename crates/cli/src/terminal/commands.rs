@@ -96,7 +96,26 @@ pub enum Command {
         json: bool,
     },
     Help(Option<String>),
+    /// `save match FILE`: the match as SGF.
+    SaveMatch(String),
+    /// `load match FILE` (SGF or .mat) and `import mat FILE`: play on from the end of it.
+    LoadMatch(String),
+    /// `export match mat|text|sgf FILE`.
+    ExportMatch {
+        format: FileKind,
+        path: String,
+    },
+    /// `export position text FILE`.
+    ExportPosition(String),
     Quit,
+}
+
+/// The format of an exported match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Sgf,
+    Mat,
+    Text,
 }
 
 /// Why a line is not a command.
@@ -118,7 +137,7 @@ fn err<T>(message: impl Into<String>) -> Result<T, ParseError> {
 /// The top-level command words, in the order `help` lists them.
 pub const COMMANDS: &[&str] = &[
     "new", "roll", "move", "double", "redouble", "take", "drop", "beaver", "resign", "accept",
-    "reject", "hint", "eval", "set", "show", "help", "quit",
+    "reject", "hint", "eval", "set", "show", "help", "quit", "save", "load", "import", "export",
 ];
 
 /// Other words accepted at the top level: synonyms of the commands above.
@@ -229,7 +248,59 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             words => Ok(Command::Help(Some(words.join(" ")))),
         },
         "quit" => Ok(Command::Quit),
+        "save" | "load" | "import" | "export" => parse_file_command(word, line, &args),
         _ => err(format!("unknown command '{first}'")),
+    }
+}
+
+/// The file name: everything after the first `skip` words of the line (names may hold blanks).
+fn file_name(line: &str, skip: usize) -> Option<String> {
+    let mut rest = line.trim_start();
+    for _ in 0..skip {
+        let end = rest.find(char::is_whitespace)?;
+        rest = rest[end..].trim_start();
+    }
+    let name = rest.trim_end();
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+fn parse_file_command(word: &str, line: &str, args: &[&str]) -> Result<Command, ParseError> {
+    let what = args.first().map(|w| w.to_ascii_lowercase());
+    match (word, what.as_deref()) {
+        ("save", Some("match")) => match file_name(line, 2) {
+            Some(path) => Ok(Command::SaveMatch(path)),
+            None => err("usage: save match FILE"),
+        },
+        ("load", Some("match")) => match file_name(line, 2) {
+            Some(path) => Ok(Command::LoadMatch(path)),
+            None => err("usage: load match FILE"),
+        },
+        ("import", Some("mat")) => match file_name(line, 2) {
+            Some(path) => Ok(Command::LoadMatch(path)),
+            None => err("usage: import mat FILE"),
+        },
+        ("export", Some("match")) => {
+            let format = match args.get(1).map(|w| w.to_ascii_lowercase()).as_deref() {
+                Some("mat") => FileKind::Mat,
+                Some("text") => FileKind::Text,
+                Some("sgf") => FileKind::Sgf,
+                _ => return err("usage: export match mat|text|sgf FILE"),
+            };
+            match file_name(line, 3) {
+                Some(path) => Ok(Command::ExportMatch { format, path }),
+                None => err("usage: export match mat|text|sgf FILE"),
+            }
+        }
+        ("export", Some("position")) => match (args.get(1), file_name(line, 3)) {
+            (Some(w), Some(path)) if w.eq_ignore_ascii_case("text") => {
+                Ok(Command::ExportPosition(path))
+            }
+            _ => err("usage: export position text FILE"),
+        },
+        ("save", _) => err("usage: save match FILE"),
+        ("load", _) => err("usage: load match FILE"),
+        ("import", _) => err("usage: import mat FILE"),
+        _ => err("usage: export match mat|text|sgf FILE, or export position text FILE"),
     }
 }
 
@@ -379,6 +450,10 @@ fn parse_show(args: &[&str], json: bool) -> Result<Command, ParseError> {
 
 /// Help texts: (command, usage, description, example).
 pub const HELP: &[(&str, &str, &str, &str)] = &[
+    ("save", "save match FILE", "Save the match so far as GNU Backgammon SGF (written atomically).", "save match tonight.sgf"),
+    ("load", "load match FILE", "Load a match (SGF or Jellyfish .mat) and play on from its end.", "load match tonight.sgf"),
+    ("import", "import mat FILE", "Load a Jellyfish .mat match and play on from its end.", "import mat galaxy.mat"),
+    ("export", "export match mat|text|sgf FILE | export position text FILE", "Write the match as .mat, plain text or SGF, or the position as text.", "export match mat tonight.mat"),
     ("new", "new match N | new session | new game", "Start a match to N points, a money session, or the next game of the match or session.", "new match 5"),
     ("roll", "roll", "Roll the dice (also the opening roll).", "roll"),
     ("move", "move MOVE | MOVE", "Play the rolled dice; any GNU Backgammon notation: 8/5 6/5, 13/11(2), bar/22*, 6/off.", "move 8/5 6/5"),

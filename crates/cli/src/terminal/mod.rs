@@ -11,11 +11,14 @@ mod commands;
 mod render;
 
 use std::io::{self, BufRead, IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 use cubeful_engine::analysis::bot::Bot;
 use cubeful_engine::analysis::hint::{self, Hint, Query, Question};
+use cubeful_engine::files::write_atomically;
+use cubeful_engine::formats::match_file::MatchFormat;
+use cubeful_engine::formats::text;
 use cubeful_engine::game::flow::{self, Flow as GameFlow, Next};
 use cubeful_engine::game::{splitmix64, Decision, Event, Game, RandomDice, Rules};
 use cubeful_engine::search::{EvalSettings, Level, Search};
@@ -25,7 +28,7 @@ use serde::Serialize;
 use crate::nets::EngineArgs;
 use crate::one_line;
 use crate::report;
-use commands::{Command, PlayerKind, PlayerRef, ShowWhat};
+use commands::{Command, FileKind, PlayerKind, PlayerRef, ShowWhat};
 use render::Names;
 
 /// Options of the terminal session (given to `cubeful-cli` itself, without a subcommand).
@@ -591,6 +594,17 @@ impl Session {
                 self.help(topic.as_deref())?;
                 Ok(())
             }
+            Command::SaveMatch(path) => self.write_match(&path, FileKind::Sgf),
+            Command::ExportMatch { format, path } => self.write_match(&path, format),
+            Command::LoadMatch(path) => self.load_match(&path),
+            Command::ExportPosition(path) => {
+                let game = self.game()?;
+                let names = [self.names[0].as_str(), self.names[1].as_str()];
+                let text = text::export_position(&game.position(), &game.match_state(), names);
+                write_atomically(Path::new(&path), text.as_bytes())?;
+                self.say(format!("Position written to {path}."));
+                Ok(())
+            }
         }
     }
 
@@ -668,6 +682,45 @@ impl Session {
             }
         };
         self.say(text);
+        Ok(())
+    }
+
+    /// Writes the match so far (with the session's player names) in `kind`'s format.
+    fn write_match(&mut self, path: &str, kind: FileKind) -> Result<()> {
+        let game = self.game()?;
+        let mut record = game.record().clone();
+        record.info.players = self.names.clone();
+        let format = match kind {
+            FileKind::Sgf => MatchFormat::Sgf,
+            FileKind::Mat => MatchFormat::Mat,
+            FileKind::Text => MatchFormat::Text,
+        };
+        crate::matches::save(Path::new(path), &record, format)?;
+        self.say(format!("Match written to {path}."));
+        Ok(())
+    }
+
+    /// Loads a match file and goes on from where it stops.
+    fn load_match(&mut self, path: &str) -> Result<()> {
+        let loaded = crate::matches::load(Path::new(path))?;
+        for warning in &loaded.warnings {
+            self.say(format!("warning: {warning}"));
+        }
+        let dice = self.dice_source();
+        let game = Game::from_record(&loaded.record, dice)?;
+        for (name, loaded_name) in self.names.iter_mut().zip(&loaded.record.info.players) {
+            if !loaded_name.is_empty() {
+                name.clone_from(loaded_name);
+            }
+        }
+        let games = loaded.record.games.len();
+        self.game = Some(game);
+        self.say(format!(
+            "Loaded {path}: {games} game{}, {} vs {}.",
+            if games == 1 { "" } else { "s" },
+            self.names[0],
+            self.names[1]
+        ));
         Ok(())
     }
 
@@ -785,5 +838,8 @@ fn command_changes_game(command: &Command) -> bool {
             | Command::SetJacoby(_)
             | Command::SetBeavers(_)
             | Command::SetSeed(_)
+            | Command::SaveMatch(_)
+            | Command::ExportMatch { .. }
+            | Command::ExportPosition(_)
     )
 }

@@ -440,7 +440,11 @@ fn cube_analysis(out: &mut String, analysis: Option<&ActionAnalysis>) {
     if let Some(cube) = &a.cube {
         let _ = writeln!(out, "Cube analysis ({}):", source_name(&cube.source));
         let _ = writeln!(out, "       No double           {:+.3}", cube.no_double[6]);
-        let _ = writeln!(out, "       Double, take        {:+.3}", cube.double_take[6]);
+        let _ = writeln!(
+            out,
+            "       Double, take        {:+.3}",
+            cube.double_take[6]
+        );
     }
     if let Some(skill) = skill_name(a.skill) {
         let _ = writeln!(out, "Alert: {skill} cube decision");

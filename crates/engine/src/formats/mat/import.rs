@@ -86,6 +86,9 @@ pub enum WarningKind {
     /// the player may not turn, …): the game stops before it.
     #[error("{action} is not possible: {error}; the game stops here")]
     Refused { action: String, error: GameError },
+    /// A double in a match played without the cube (`CubeLimit` 1): the game stops before it.
+    #[error("{player} doubles, but the match is played without the cube; the game stops here")]
+    CubeNotUsed { player: Player },
     /// `Illegal play (…)`: the play is replaced by a position, which is not applied; the game
     /// stops before it.
     #[error(
@@ -124,6 +127,7 @@ impl WarningKind {
             WarningKind::IllegalMove { .. }
                 | WarningKind::Refused { .. }
                 | WarningKind::IllegalPlay { .. }
+                | WarningKind::CubeNotUsed { .. }
         )
     }
 }
@@ -210,7 +214,7 @@ pub fn import_file(file: &MatchFile) -> Result<(MatchRecord, Vec<ImportWarning>)
         crawford_played = crawford || one_away;
         game.begin_game_at(score, crawford, 0)
             .map_err(|e| MatError::Unplayable(e.to_string()))?;
-        let cut_result = import_game(&mut game, fg, &mut |line, kind| {
+        let cut_result = import_game(&mut game, fg, info.cube_used, &mut |line, kind| {
             warn(&mut warnings, line, kind)
         });
         let result = match game.outcome() {
@@ -390,6 +394,7 @@ fn could_have_danced(position: &Position) -> bool {
 fn import_game(
     game: &mut Game,
     fg: &super::Game,
+    cube_used: bool,
     warn: &mut dyn FnMut(usize, WarningKind),
 ) -> Option<GameResult> {
     let mut cut = false;
@@ -519,7 +524,10 @@ fn import_game(
             }
             ActionKind::Double { .. } => {
                 pass_unrecorded_dance(game, player);
-                if let Err(e) = game.double(player) {
+                if !cube_used {
+                    warn(line, WarningKind::CubeNotUsed { player });
+                    cut = true;
+                } else if let Err(e) = game.double(player) {
                     refused(warn, format!("{player} doubles"), e);
                     cut = true;
                 }
