@@ -7,22 +7,45 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use cubeful_engine::files::{read_regular, write_atomically};
 use cubeful_engine::formats::match_file::{self, LoadedMatch, MatchFormat};
-use cubeful_engine::game::record::{MatchRecord, RecordAction};
+use cubeful_engine::game::record::{MatchRecord, RecordAction, Replay};
 use cubeful_engine::{match_id, notation, position_id, Player, Resignation};
 use serde::Serialize;
 
 /// The largest match file read (the longest real matches are well under a megabyte).
 const MAX_MATCH_FILE: u64 = 64 << 20;
 
-/// Reads a match file (SGF or Jellyfish text, told apart by the contents).
+/// Reads a match file (SGF or Jellyfish text, told apart by the contents) and checks it against
+/// the rules: what cannot be replayed is cut off (as GNU Backgammon does), with a warning each.
 pub fn load(path: &Path) -> Result<LoadedMatch> {
     let bytes = read_regular(path, MAX_MATCH_FILE)?;
-    let loaded = match_file::read(&bytes).with_context(|| format!("{}", path.display()))?;
-    loaded
+    let mut loaded = match_file::read(&bytes).with_context(|| format!("{}", path.display()))?;
+    let lenient = loaded
         .record
-        .replay()
+        .replay_lenient()
         .with_context(|| format!("{}", path.display()))?;
+    for warning in &lenient.warnings {
+        let mut text = warning.error.to_string();
+        if warning.dropped > 0 {
+            text.push_str(&format!(
+                " ({} action{} left out)",
+                warning.dropped,
+                if warning.dropped == 1 { "" } else { "s" }
+            ));
+        }
+        if !loaded.warnings.contains(&text) {
+            loaded.warnings.push(text);
+        }
+    }
+    loaded.record = lenient.record;
     Ok(loaded)
+}
+
+/// The record replayed as far as the rules allow.
+fn replay(path: &Path, record: &MatchRecord) -> Result<Replay> {
+    Ok(record
+        .replay_lenient()
+        .with_context(|| format!("{}", path.display()))?
+        .replay)
 }
 
 /// The format a file name asks for.
@@ -159,9 +182,7 @@ fn index(p: Player) -> u8 {
 
 fn describe(path: &Path, loaded: &LoadedMatch) -> Result<ShownMatch> {
     let record = &loaded.record;
-    let replay = record
-        .replay()
-        .with_context(|| format!("{}", path.display()))?;
+    let replay = replay(path, record)?;
     let names = &record.info.players;
     let mut games = Vec::new();
     for (g, (game, replayed)) in record.games.iter().zip(replay.games()).enumerate() {

@@ -375,10 +375,7 @@ const EXPECTED_OTHER_WARNINGS: &[(&str, Other)] = &[
     ("galaxy/match8562506.txt:16", Other::EmptyName),
     ("galaxy/match8600489.txt:16", Other::EmptyName),
     // `John OHagan` in game 1, `John Ohagan` after.
-    (
-        "hardy/cmj85p6ev0006euggttr9qp6o.txt:31",
-        Other::OtherPlayers,
-    ),
+    ("hardy/cmj85p6ev0006euggttr9qp6o.txt:31", Other::NamesDiffer),
     // Three games at 8-13, 9-13, 10-13 of a 13-point match that is over.
     (
         "hardy/cmj85p6ev0006euggttr9qp6o.txt:306",
@@ -435,10 +432,7 @@ const EXPECTED_OTHER_WARNINGS: &[(&str, Other)] = &[
         Other::ScoreMismatch,
     ),
     // Spelling variants of the players' names.
-    (
-        "hardy/cmj85yamr00g8euggxswd9bpp.txt:45",
-        Other::OtherPlayers,
-    ),
+    ("hardy/cmj85yamr00g8euggxswd9bpp.txt:45", Other::NamesDiffer),
     (
         "hardy/cmj85yhwm00l7euggrstxikq5.txt:222",
         Other::ScoreMismatch,
@@ -473,7 +467,7 @@ const EXPECTED_OTHER_WARNINGS: &[(&str, Other)] = &[
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Other {
     EmptyName,
-    OtherPlayers,
+    NamesDiffer,
     AfterMatchEnd,
     ScoreMismatch,
 }
@@ -613,13 +607,15 @@ fn every_corpus_file_imports_replays_and_round_trips() {
                 WarningKind::Unreadable { .. } => Ok(Kind::Unreadable),
                 WarningKind::Refused { .. } => Ok(Kind::OutOfTurn),
                 WarningKind::EmptyName { .. } => Err(Other::EmptyName),
-                WarningKind::OtherPlayers { .. } => Err(Other::OtherPlayers),
+                WarningKind::OtherPlayers { .. } => Err(Other::NamesDiffer),
                 WarningKind::GameAfterMatchEnd { .. } => Err(Other::AfterMatchEnd),
                 WarningKind::ScoreMismatch { .. } => {
                     first_score_mismatch = first_score_mismatch.or(*game);
                     Err(Other::ScoreMismatch)
                 }
-                WarningKind::ScoreTooLarge { .. } => panic!("{at}: {kind}"),
+                WarningKind::ScoreTooLarge { .. } | WarningKind::CubeNotUsed { .. } => {
+                    panic!("{at}: {kind}")
+                }
             };
             match sorted {
                 Ok(kind) => move_warnings.push((at, kind)),

@@ -224,7 +224,8 @@ fn gnubg_text_export_says_what_ours_says() {
                 match ours[at..].iter().position(|l| l == line) {
                     Some(k) => at += k + 1,
                     None => panic!(
-                        "{file}: game {}: gnubg's line not found in ours (from line {at}):\n{line}\n\nours:\n{}",
+                        "{file}: game {}: gnubg's line not found in ours (from line {at}):\n\
+                         {line}\n\nours:\n{}",
                         index + 1,
                         ours.join("\n")
                     ),

@@ -1,5 +1,8 @@
-//! Reader for Jellyfish match files (`.mat`, `.txt`), the plain-text match format most backgammon
-//! programs export (GNU Backgammon, eXtreme Gammon, Backgammon Galaxy, Backgammon Studio, ...).
+//! Jellyfish match files (`.mat`, `.txt`), the plain-text match format most backgammon programs
+//! export (GNU Backgammon, eXtreme Gammon, Backgammon Galaxy, Backgammon Studio, ...): the reader
+//! ([`MatchFile`]), the import into a validated match record ([`import`], which plays every move
+//! through the rules and reports the file's defects as [`ImportWarning`]s), and the writer
+//! ([`export`], GNU Backgammon's layout).
 //!
 //! The reader turns the text into a typed [`MatchFile`]: the header (tags and comments), the match
 //! length, and per game the players, the starting score and the sequence of [`Action`]s as written

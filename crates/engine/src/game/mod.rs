@@ -34,11 +34,15 @@
 //!   a backgammon; the opponent accepts (the game ends) or rejects (play goes on where it
 //!   stopped). A rejected offer cannot be repeated at the same or a lower value in the same game.
 //!
+//! Every game is written into a [`MatchRecord`] as it is played ([`Game::record`]); a record
+//! (read from a file, or cut at an earlier action) is played on from its end with
+//! [`Game::from_record`].
+//!
 //! The position ([`Game::position`]) is always oriented to the player on roll, and
 //! [`Game::match_state`] is everything a GNU Backgammon Match ID holds, so
 //! `gnubg_id::encode(&game.position(), &game.match_state())` is the current position's ID.
-//! [`Game::decision`] says who has to decide what next; [`bot::Bot`] makes those decisions for a
-//! computer player.
+//! [`Game::decision`] says who has to decide what next; [`crate::analysis::bot::Bot`] makes
+//! those decisions for a computer player.
 //!
 //! ```
 //! use cubeful_engine::game::{Action, Decision, Game, Rules, ScriptedDice};

@@ -1,9 +1,9 @@
 //! Writing a match record as a Jellyfish match file, byte for byte as GNU Backgammon's
 //! `export match mat` writes it (docs/formats.md):
 //!
-//! * the header: `; [Site "…"]`, `; [Event "…"]`, `; [Round "…"]`, `; [EventDate "YYYY.MM.DD"]`,
-//!   `; [Transcriber "…"]` (those known), the match comment as `; ` lines after a blank line,
-//!   a blank line, ` N point match` and a blank line;
+//! * the header: `; [Site "…"]`, `; [Event "…"]`, `; [Round "…"]`,
+//!   `; [EventDate "YYYY.MM.DD"]`, `; [Transcriber "…"]` (those known), the match comment as
+//!   `; ` lines after a blank line, a blank line, ` N point match` and a blank line;
 //! * per game ` Game n`, the score line ` %-31s%s : %d` and the numbered move lines: `%3d) `,
 //!   the left column padded to 27 characters and a blank, the right column. A roll is
 //!   `<d1><d2>: ` and the steps as played, `from/to` with the bar as 25 and off as 0, `*` where a
@@ -347,7 +347,7 @@ fn write_game(
         }
         if i & 1 == 1 || resign {
             out.push_str(&text);
-            if !set_dice && !(is_move && dice_rolled) {
+            if !set_dice {
                 out.push('\n');
                 open = false;
             } else {
@@ -448,5 +448,142 @@ fn resignation_text(
             };
             format!("{}{wins}", " ".repeat(pad))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::mat::import_str;
+    use crate::game::match_state::Resignation;
+    use crate::game::{Game, Rules, ScriptedDice};
+
+    fn scripted(rolls: &str) -> Box<ScriptedDice> {
+        Box::new(ScriptedDice::parse(rolls).unwrap())
+    }
+
+    /// The actions of every game, the steps of each move in GNU Backgammon's order (the order
+    /// the importer gives them).
+    fn actions(record: &MatchRecord) -> Vec<Vec<RecordAction>> {
+        record
+            .games
+            .iter()
+            .map(|g| {
+                g.entries
+                    .iter()
+                    .map(|e| match e.action {
+                        RecordAction::Move { player, dice, mv } => {
+                            let mut steps = mv.steps().to_vec();
+                            steps.sort_by_key(|s| std::cmp::Reverse((s.from, s.to)));
+                            RecordAction::Move {
+                                player,
+                                dice,
+                                mv: Move::from_steps(&steps),
+                            }
+                        }
+                        ref other => other.clone(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn gnubg_layout_of_a_played_match() {
+        let (o, x) = (Player::Zero, Player::One);
+        let mut g = Game::new(Rules::match_to(3), scripted("31 52 64 11")).unwrap();
+        g.set_players(["Ann".to_string(), "Bob".to_string()]);
+        g.match_info_mut().date = Some("2025-03-04".to_string());
+        g.match_info_mut().comment = Some("first line\nsecond line".to_string());
+        g.new_game().unwrap();
+        g.play_text(o, "8/5 6/5").unwrap();
+        g.roll(x).unwrap();
+        g.play_text(x, "13/8 13/11").unwrap();
+        g.double(o).unwrap();
+        g.take(x).unwrap();
+        g.roll(o).unwrap();
+        g.play_text(o, "24/18 13/9").unwrap();
+        g.roll(x).unwrap();
+        g.resign(x, Resignation::Single).unwrap();
+        g.accept_resignation(o).unwrap();
+        let text = export(g.record());
+        assert_eq!(
+            text,
+            "; [EventDate \"2025.03.04\"]\n\n; first line\n; second line\n\n 3 point match\n\n \
+             Game 1\n Ann : 0                        Bob : 0\n  \
+             1) 31: 8/5 6/5                 52: 13/8 13/11 \n  \
+             2)  Doubles => 2                Takes\n  \
+             3) 64: 24/18 13/9              11: \n      Wins 2 points\n\n"
+        );
+        let (again, warnings) = import_str(&text).unwrap();
+        assert_eq!(warnings, []);
+        assert_eq!(actions(&again), actions(g.record()));
+        assert_eq!(again.games[0].result, g.record().games[0].result);
+    }
+
+    #[test]
+    fn beavers_and_raccoons_read_back() {
+        let (o, x) = (Player::Zero, Player::One);
+        let mut g = Game::new(Rules::money(), scripted("31 52 64")).unwrap();
+        g.new_game().unwrap();
+        g.play_text(o, "8/5 6/5").unwrap();
+        g.roll(x).unwrap();
+        g.play_text(x, "13/8 13/11").unwrap();
+        g.double(o).unwrap();
+        g.beaver(x).unwrap();
+        g.beaver(o).unwrap();
+        g.take(x).unwrap();
+        g.roll(o).unwrap();
+        g.play_text(o, "24/18 13/9").unwrap();
+        g.double(x).unwrap();
+        g.drop_double(o).unwrap();
+        let text = export(g.record());
+        assert!(text.contains(" Doubles => 2                Beavers => 4\n"));
+        assert!(text.contains(" Raccoons => 8"));
+        assert!(!text.contains("Takes"), "{text}");
+        assert!(text.contains(" Doubles => 16"));
+        let (again, warnings) = import_str(&text).unwrap();
+        assert_eq!(warnings, []);
+        assert_eq!(actions(&again), actions(g.record()));
+        assert_eq!(again.games[0].result.map(|r| r.points), Some(8), "{text}");
+    }
+
+    #[test]
+    fn what_a_mat_file_cannot_hold_is_reported() {
+        let (o, x) = (Player::Zero, Player::One);
+        let mut g = Game::new(Rules::money(), scripted("31 52")).unwrap();
+        g.new_game().unwrap();
+        g.play_text(o, "8/5 6/5").unwrap();
+        g.resign(x, Resignation::Single).unwrap();
+        g.reject_resignation(o).unwrap();
+        g.roll(x).unwrap();
+        let p = g.position();
+        g.set_cube(2, crate::game::match_state::CubeOwner::Owned(x))
+            .unwrap();
+        g.set_position(p).unwrap();
+        let (text, warnings) = export_checked(g.record());
+        let what: Vec<(usize, &str)> = warnings
+            .iter()
+            .map(|w| (w.entry, w.what.as_str()))
+            .collect();
+        assert_eq!(
+            what,
+            [
+                (2, "a rejected resignation"),
+                (5, "a set-up that changes the checkers, cube or dice"),
+            ]
+        );
+        assert_eq!(
+            warnings[0].to_string(),
+            "game 1, action 2: a rejected resignation cannot be written in a .mat file and is \
+             left out"
+        );
+        assert!(
+            text.contains("  1) 31: 8/5 6/5                 52: \n"),
+            "{text}"
+        );
+        assert_eq!(dotted_date("1999-12-31").as_deref(), Some("1999.12.31"));
+        assert_eq!(dotted_date("1800-01-01"), None);
+        assert_eq!(dotted_date("someday"), None);
     }
 }

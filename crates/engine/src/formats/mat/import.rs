@@ -6,9 +6,9 @@
 //!
 //! * Each game starts at the score its score line gives (GNU Backgammon's behaviour); when that
 //!   is not where the game before ended, the import says so ([`WarningKind::ScoreMismatch`]).
-//!   The Crawford game is the first game with exactly one player at match point (the `Crawford` tag can
-//!   turn the rule off). Games that start at a score that already ends the match are left out,
-//!   with a warning.
+//!   The Crawford game is the first game with exactly one player at match point (the `Crawford`
+//!   tag can turn the rule off). Games that start at a score that already ends the match are
+//!   left out, with a warning.
 //! * A roll's move text is read with [`parse_move`]: every notation the producers write. An empty
 //!   text is a dance when the roll cannot be played, the only play when there is one (GNU
 //!   Backgammon plays it), and otherwise a roll left unplayed before a resignation, as are `???`
@@ -92,7 +92,8 @@ pub enum WarningKind {
     /// `Illegal play (…)`: the play is replaced by a position, which is not applied; the game
     /// stops before it.
     #[error(
-        "{player} rolls {dice}: an illegal play replaced by a position (not applied); the game stops here"
+        "{player} rolls {dice}: an illegal play replaced by a position (not applied); \
+         the game stops here"
     )]
     IllegalPlay { player: Player, dice: Dice },
     /// A column that is neither a roll, a cube action nor a result: ignored.
@@ -106,7 +107,11 @@ pub enum WarningKind {
     )]
     ScoreMismatch { expected: [u16; 2], found: [u16; 2] },
     /// A game whose score line already ends the match: left out (GNU Backgammon stops there).
-    #[error("the score line {}-{} already ends the match; the game is left out", score[0], score[1])]
+    #[error(
+        "the score line {}-{} already ends the match; the game is left out",
+        score[0],
+        score[1]
+    )]
     GameAfterMatchEnd { score: [u32; 2] },
     /// A score too large for a record (money sessions): cut to 32767.
     #[error("the score {score} is too large; 32767 is kept")]
@@ -754,5 +759,226 @@ fn pass_unrecorded_dance(game: &mut Game, player: Player) {
             // Cannot fail: a turn before the roll.
             let _ = game.set_turn(player);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::record::RecordAction;
+
+    fn actions(record: &MatchRecord, game: usize) -> Vec<RecordAction> {
+        record.games[game]
+            .entries
+            .iter()
+            .map(|e| e.action.clone())
+            .collect()
+    }
+
+    #[test]
+    fn header_tags_become_match_information() {
+        let text = "; [Event \"Open\"]\n; [Round \"Final\"]\n; [Site \"Monte Carlo\"]\n\
+            ; [Transcriber \"T. Scribe\"]\n; [EventDate \"2024.8.3\"]\n; [ClockType \"Live8\"]\n\
+            ; a free comment\n; [Player 1 \"Ann\"]\n; [EventTime \"10.00\"]\n\n 3 point match\n\n\
+            Game 1\n Ann : 0                        Bob,1600 : 0\n\
+            1) 31: 8/5 6/5                 61: 13/7 8/7\n\
+            2)  Doubles => 2                Drops\n      Wins 1 point\n";
+        let (record, warnings) = import_str(text).unwrap();
+        assert_eq!(warnings, []);
+        let info = &record.info;
+        assert_eq!(info.players, ["Ann".to_string(), "Bob".to_string()]);
+        assert_eq!(info.ratings, [None, Some("1600".to_string())]);
+        assert_eq!(info.event.as_deref(), Some("Open"));
+        assert_eq!(info.round.as_deref(), Some("Final"));
+        assert_eq!(info.place.as_deref(), Some("Monte Carlo"));
+        assert_eq!(info.transcriber.as_deref(), Some("T. Scribe"));
+        assert_eq!(info.date.as_deref(), Some("2024-08-03"));
+        assert_eq!(
+            info.comment.as_deref(),
+            Some("a free comment\n[ClockType \"Live8\"]")
+        );
+        assert_eq!(info.rules, Rules::match_to(3));
+        assert!(info.cube_used);
+        assert_eq!(
+            record.games[0].result,
+            Some(GameResult {
+                winner: Player::Zero,
+                points: 1,
+                resigned: false
+            })
+        );
+        record.replay().unwrap();
+        assert_eq!(parse_date("2024.13.01"), None);
+        assert_eq!(parse_date("24.01.01"), None);
+    }
+
+    #[test]
+    fn no_cube_variants_and_match_lengths() {
+        let text = "; [CubeLimit \"1\"]\n 3 point match\n Game 1\n A : 0   B : 0\n\
+            1) 31: 8/5 6/5                 61: 13/7 8/7\n\
+            2)  Doubles => 2                Takes\n";
+        let (record, warnings) = import_str(text).unwrap();
+        assert!(!record.info.cube_used);
+        assert_eq!(warnings.len(), 1);
+        assert_eq!(warnings[0].line, 6);
+        assert_eq!(warnings[0].game, Some(1));
+        assert!(matches!(
+            warnings[0].kind,
+            WarningKind::CubeNotUsed {
+                player: Player::Zero
+            }
+        ));
+        assert_eq!(actions(&record, 0).len(), 2);
+        record.replay().unwrap();
+        let nack = "; [Variation \"NackGammon\"]\n 3 point match\n";
+        assert_eq!(
+            import_str(nack).unwrap_err(),
+            MatError::Variant(Variant::Nackgammon)
+        );
+        assert!(matches!(
+            import_str(" 65 point match\n"),
+            Err(MatError::MatchTooLong {
+                line: 1,
+                length: 65
+            })
+        ));
+    }
+
+    #[test]
+    fn beavers_resignations_and_defects() {
+        // A money session: X beavers O's double, O's roll takes it; O resigns a gammon after
+        // his move; in game 2, X's move is illegal and the game stops with a warning, its
+        // `Wins` line giving the result.
+        let text = " 0 point match\n\n Game 1\n O : 0                          X : 0\n\
+            1) 31: 8/5 6/5                 61: 13/7 8/7\n\
+            2)  Doubles => 2                Beavers => 4\n\
+            3) 52: 13/8 13/11              \n\
+            \x20                                Wins 8 points\n\n\
+            Game 2\n O : 0                          X : 8\n\
+            1) 31: 8/5 6/5                 61: 13/5\n\
+            2) 44: 24/20(2) 13/9(2)        Wins 1 point\n";
+        let (record, warnings) = import_str(text).unwrap();
+        use RecordAction::*;
+        let (o, x) = (Player::Zero, Player::One);
+        let game = actions(&record, 0);
+        assert_eq!(
+            game[2..5],
+            [
+                Double { player: o },
+                Beaver { player: x },
+                Take { player: o }
+            ]
+        );
+        assert!(matches!(
+            game[5],
+            Move {
+                player: Player::Zero,
+                ..
+            }
+        ));
+        // The turn goes back to O, who resigns a gammon at the cube of 4.
+        assert!(matches!(game[6], SetUp(_)));
+        assert_eq!(
+            game[7..],
+            [
+                Resign {
+                    player: o,
+                    resignation: Resignation::Gammon
+                },
+                AcceptResignation { player: x }
+            ]
+        );
+        assert_eq!(
+            record.games[0].result,
+            Some(GameResult {
+                winner: x,
+                points: 8,
+                resigned: true
+            })
+        );
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(warnings[0].line, 12);
+        assert_eq!(warnings[0].game, Some(2));
+        assert!(matches!(
+            &warnings[0].kind,
+            WarningKind::IllegalMove { player: Player::One, text, .. } if text == "13/5"
+        ));
+        assert_eq!(
+            warnings[0].to_string(),
+            "line 12, game 2: X rolls 61: '13/5' is not a legal play ('13/5' at character 1 \
+             cannot be played with the roll 61); the game stops here"
+        );
+        assert_eq!(actions(&record, 1).len(), 1);
+        assert_eq!(
+            record.games[1].result,
+            Some(GameResult {
+                winner: x,
+                points: 1,
+                resigned: false
+            })
+        );
+        record.replay().unwrap();
+    }
+
+    #[test]
+    fn scores_names_and_games_after_the_end() {
+        let text = " 3 point match\n Game 1\n  : 0                     B : 0\n\
+            1) 31: 8/5 6/5                 61: 13/7 8/7\n\
+            2)  Doubles => 2                Drops\n      Wins 1 point\n\
+            Game 2\n  : 0                     B : 1\n\
+            1) 31: 8/5 6/5\n\
+            Game 3\n  : 3                     B : 1\n";
+        let (record, warnings) = import_str(text).unwrap();
+        assert_eq!(record.info.players[0], "Player 1");
+        let kinds: Vec<_> = warnings.iter().map(|w| (w.line, w.kind.clone())).collect();
+        assert_eq!(
+            kinds,
+            [
+                (
+                    2,
+                    WarningKind::EmptyName {
+                        player: Player::Zero,
+                        name: "Player 1".to_string()
+                    }
+                ),
+                (
+                    7,
+                    WarningKind::ScoreMismatch {
+                        expected: [1, 0],
+                        found: [0, 1]
+                    }
+                ),
+                (10, WarningKind::GameAfterMatchEnd { score: [3, 1] }),
+            ]
+        );
+        assert_eq!(record.games.len(), 2);
+        assert_eq!(record.games[1].score, [0, 1]);
+        assert!(matches!(
+            record.replay(),
+            Err(crate::game::record::ReplayError::Score { game: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn moves_keep_the_steps_written() {
+        let start = Position::starting();
+        let dice = Dice::new(6, 1).unwrap();
+        let legal = parse_move(&start, dice, "13/7/6").unwrap();
+        let mv = steps_as_written(&start, dice, "13/6", &legal);
+        assert_eq!(
+            mv.steps(),
+            [Step { from: 13, to: 7 }, Step { from: 7, to: 6 }]
+        );
+        let mv = steps_as_written(&start, dice, "8/7 13/7", &legal);
+        assert_eq!(mv, canonical(&legal.mv));
+        let legal = parse_move(&start, dice, "8/7 13/7").unwrap();
+        let mv = steps_as_written(&start, dice, "8/7 13/7", &legal);
+        assert_eq!(
+            mv.steps(),
+            [Step { from: 13, to: 7 }, Step { from: 8, to: 7 }]
+        );
+        // Written steps that do not use the dice are not kept.
+        assert_eq!(written_steps(&start, dice, "13/5"), None);
+        assert_eq!(written_steps(&start, dice, "13/x"), None);
     }
 }

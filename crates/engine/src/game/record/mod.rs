@@ -8,7 +8,9 @@
 //!
 //! A record says what happened; whether it could happen is checked by replaying it through the
 //! match state machine ([`crate::game::Game`]), which gives the position, cube and score before
-//! and after every action.
+//! and after every action ([`MatchRecord::replay`], [`replay`]). A [`crate::game::Game`] writes
+//! its record as it is played ([`crate::game::Game::record`]) and goes on from a record's end
+//! ([`crate::game::Game::from_record`]).
 //!
 //! Players are numbered as everywhere in the engine: [`Player::Zero`] is GNU Backgammon's player
 //! 0 (White in SGF, `O` on the ASCII board, the left column of a `.mat` file), [`Player::One`]
@@ -18,7 +20,9 @@ pub mod analysis;
 pub mod replay;
 
 pub use analysis::ActionAnalysis;
-pub use replay::{Replay, ReplayError, ReplayWarning, ReplayedGame, Snapshot};
+pub use replay::{
+    ActionFault, LenientReplay, Replay, ReplayError, ReplayWarning, ReplayedGame, Snapshot,
+};
 
 use crate::game::match_state::{CubeOwner, Player, Resignation};
 use crate::game::Rules;

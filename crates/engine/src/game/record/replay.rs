@@ -1,5 +1,5 @@
 //! Replaying a [`MatchRecord`] through the rules: every action is applied to a
-//! [`Game`](crate::game::Game), which refuses what the rules do not allow, and the position and
+//! [`Game`], which refuses what the rules do not allow, and the position and
 //! match state (everything a Match ID holds) are kept before and after every action.
 //!
 //! [`MatchRecord::replay`] is strict: the first action the rules refuse, a game whose starting
@@ -179,7 +179,7 @@ pub enum ReplayError {
         found: [u16; 2],
     },
     /// The game's Crawford flag is not what the rules make it.
-    #[error("game {game} {}", if *expected { "is the Crawford game, but the record does not say so" } else { "is marked as the Crawford game, but is not" })]
+    #[error("game {game} {}", crawford_text(*expected))]
     Crawford { game: usize, expected: bool },
     /// The game cannot start at its recorded score or cube (a score that ends the match, too
     /// many automatic doubles, a Crawford game without a player at match point).
@@ -239,6 +239,14 @@ pub struct LenientReplay {
     /// a warning is about a score or Crawford flag.
     pub record: MatchRecord,
     pub warnings: Vec<ReplayWarning>,
+}
+
+fn crawford_text(expected: bool) -> &'static str {
+    if expected {
+        "is the Crawford game, but the record does not say so"
+    } else {
+        "is marked as the Crawford game, but is not"
+    }
 }
 
 fn variant_name(variant: Variant) -> String {
