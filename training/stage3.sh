@@ -4,7 +4,8 @@
 # decision benchmark before and after and a duel against the starting nets.
 #   training/stage3.sh OUT [START] [EPOCHS]
 # Environment: CLI (default target/release/cubeful-cli), DATA (default training/label2p),
-# THREADS (default 1), NICE (default 15), ALPHA (0.003), BATCH (64), GAMES (2000).
+# THREADS (default 1), NICE (default 15), ALPHA (0.003), BATCH (64), GAMES (2000), REFERENCE (the
+# nets that judge the decision benchmark: training/adam2, the fixed yardstick since round adam3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLI=${CLI:-target/release/cubeful-cli}
@@ -14,19 +15,20 @@ NICE=${NICE:-15}
 ALPHA=${ALPHA:-0.003}
 BATCH=${BATCH:-64}
 GAMES=${GAMES:-2000}
+REFERENCE=${REFERENCE:-training/adam2}
 OUT=${1:?usage: training/stage3.sh OUT [START] [EPOCHS]}
 START=${2:-training/sup3}
 EPOCHS=${3:-40}
 run() { nice -n "$NICE" "$CLI" "$@"; }
 mkdir -p "$OUT"
 echo "== decision benchmark of $START ($(date -u +%H:%M:%S))"
-run bench decisions --nets "$START" --threads "$THREADS"
+run bench decisions --nets "$START" --reference-nets "$REFERENCE" --threads "$THREADS"
 echo "== adam on $DATA from $START ($(date -u +%H:%M:%S))"
 run train supervised --optimizer adam --loss ce --nets "$START" --data-dir "$DATA" --out "$OUT" \
     --epochs "$EPOCHS" --batch "$BATCH" --alpha "$ALPHA" --schedule cosine --select loss \
     --seed 1 --threads "$THREADS"
 echo "== decision benchmark of $OUT ($(date -u +%H:%M:%S))"
-run bench decisions --nets "$OUT" --threads "$THREADS"
+run bench decisions --nets "$OUT" --reference-nets "$REFERENCE" --threads "$THREADS"
 echo "== duel against $START ($(date -u +%H:%M:%S))"
 run duel --a "cubeful:nets=$OUT" --b "cubeful:nets=$START" --games "$GAMES" --threads "$THREADS"
 echo "== done ($(date -u +%H:%M:%S))"
