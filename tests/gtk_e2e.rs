@@ -2,9 +2,12 @@
 //! `crates/gtk`): starts `cubeful` on a private X server, starts a match with Ctrl+N and Enter,
 //! rolls by clicking the board, drags checkers with xdotool (mouse down, moves, mouse up) until
 //! the move is complete, clicks the dice to finish, and checks through the `--debug-state` file
-//! that the move played is one the engine calls legal and that the bot answered. It takes a
-//! screenshot while a checker is lifted (legal targets highlighted) and one at the end; with
-//! `CUBEFUL_UPDATE_SCREENSHOT=1` the first one replaces `docs/screenshot.png`.
+//! that the move played is one the engine calls legal, that the status line says the move is
+//! complete before it is played, that the bot answered and its dice stay on the board until
+//! we roll, and that the board never changed size (it must not jump while the buttons below
+//! it come and go). It takes a screenshot while a checker is lifted (legal targets
+//! highlighted) and one at the end; with `CUBEFUL_UPDATE_SCREENSHOT=1` the first one replaces
+//! `docs/screenshot.png`.
 //!
 //! Needs `Xvfb`, `xdotool` and ImageMagick's `import` (Debian: xvfb, xdotool, imagemagick).
 //! Without them the test says so loudly and passes, so that `cargo test` works on a machine
@@ -295,6 +298,11 @@ fn play_a_move_with_the_mouse() {
     }
     let s = app.wait_for("a complete move", 5, |s| s["can_finish"] == true);
     assert!(!s["partial"].as_array().unwrap().is_empty() || s["step"].is_null());
+    let status = s["status"].as_str().unwrap_or("");
+    assert!(
+        status.contains("the move is complete"),
+        "the status line says what to do now: {status:?}"
+    );
 
     // Finish by clicking the dice.
     app.click(&s["dice_xy"]);
@@ -330,5 +338,16 @@ fn play_a_move_with_the_mouse() {
         s["game"]["human_to_act"] == 1 || decision(&s).contains("NewGame"),
         "{s:#}"
     );
+    let last = s["game"]["log"].as_array().and_then(|l| l.last()).cloned();
+    let bot_moved = last
+        .as_ref()
+        .and_then(Value::as_str)
+        .is_some_and(|l| l.starts_with("Cubeful plays ") || l.contains("cannot move"));
+    if decision(&s).starts_with("Roll") && bot_moved {
+        // The bot moved: its dice stay in its half (the top player's) until we roll.
+        assert_eq!(s["dice"]["seat"], "top", "{s:#}");
+    }
     app.screenshot(&work.join("after.png"));
+    let sizes = s["sizes"].as_array().expect("the board's sizes");
+    assert_eq!(sizes.len(), 1, "the board changed size: {sizes:?}");
 }

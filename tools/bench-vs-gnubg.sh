@@ -3,7 +3,9 @@
 # docs/BENCHMARKS.md:
 #   1. static evaluations per second, one thread, no cache (gnubg's `calibrate`, our `bench eval`);
 #   2. checker-play decisions for the 15 opening rolls at 2-ply and 3-ply, one thread
-#      (gnubg's `hint` from the command line, our `bench hint`).
+#      (gnubg's `hint` from the command line, our `bench hint`), ours with the pruning nets
+#      (as World Class plays) and without them (the same full nets in a folder without
+#      prune-*.net files).
 # Needs Debian's gnubg (apt-get install gnubg) and a release build of cubeful-cli.
 #   tools/bench-vs-gnubg.sh [path/to/cubeful-cli]
 set -euo pipefail
@@ -22,6 +24,9 @@ ours_evals=$("$CLI" bench eval --seconds 5 --json | grep evals_per_second | grep
 echo "evals/s, one thread: gnubg $gnubg_evals, cubeful $ours_evals, ratio $(echo "scale=2; $ours_evals / $gnubg_evals" | bc)"
 
 # 2. Opening decisions.
+DATA_NETS=${DATA_NETS:-$(dirname "$0")/../data/nets}
+mkdir -p "$tmp/full"
+cp "$DATA_NETS/contact.net" "$DATA_NETS/crashed.net" "$DATA_NETS/race.net" "$tmp/full/"
 rolls="2 1|3 1|3 2|4 1|4 2|4 3|5 1|5 2|5 3|5 4|6 1|6 2|6 3|6 4|6 5"
 gnubg_time() { # plies, with_hint
     {
@@ -48,5 +53,6 @@ for plies in 2 3; do
     full=$(gnubg_time "$plies" yes)
     gnubg_per=$(echo "scale=4; ($full - $base) / 15" | bc)
     ours_per=$("$CLI" bench hint --plies "$plies" --passes 1 --json | grep seconds_per_decision | grep -o '[0-9.]*')
-    echo "${plies}-ply opening decision: gnubg ${gnubg_per} s, cubeful ${ours_per} s, cubeful/gnubg time $(echo "scale=2; $ours_per / $gnubg_per" | bc)"
+    full_per=$("$CLI" bench hint --plies "$plies" --passes 1 --nets "$tmp/full" --json | grep seconds_per_decision | grep -o '[0-9.]*')
+    echo "${plies}-ply opening decision: gnubg ${gnubg_per} s, cubeful ${ours_per} s (without pruning nets ${full_per} s), cubeful/gnubg time $(echo "scale=2; $ours_per / $gnubg_per" | bc) (without pruning $(echo "scale=2; $full_per / $gnubg_per" | bc))"
 done

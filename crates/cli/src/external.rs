@@ -549,6 +549,7 @@ impl Player {
             deterministic: options.deterministic,
             filter: FilterPreset::Normal,
             reduced: false,
+            prune: false,
         };
         let beavers = options.beavers && state.is_money();
         let ctx = hint::cube_context(&state, beavers);

@@ -3,10 +3,12 @@
 //! Bad input never panics: every command returns an error that is printed as one line on standard
 //! error, with exit code 2.
 
+mod analyse;
 mod bearoff;
 mod bench;
 mod bench_bearoff;
 mod bench_decisions;
+mod bench_rollout;
 mod duel;
 mod eval;
 mod external;
@@ -15,6 +17,7 @@ mod matches;
 mod moves;
 mod nets;
 mod report;
+mod rollout;
 mod show;
 mod terminal;
 mod train;
@@ -50,6 +53,8 @@ enum Command {
     Eval(eval::Args),
     /// The best plays of a roll, or the cube decision before the roll.
     Hint(hint::Args),
+    /// Roll out a position, the best plays of a roll, or a cube decision (GNU Backgammon-style).
+    Rollout(rollout::Args),
     /// Measure the engine's speed.
     Bench {
         #[command(subcommand)]
@@ -68,6 +73,8 @@ enum Command {
     Ubgi(ubgi::Args),
     /// Convert a match file between SGF, Jellyfish .mat and plain text (by the output's extension).
     Convert(matches::ConvertArgs),
+    /// Analyse match files as GNU Backgammon's `analyse match` does: errors, luck, statistics.
+    Analyse(analyse::Args),
     /// Match files: show their games and actions.
     Match {
         #[command(subcommand)]
@@ -88,6 +95,7 @@ fn main() -> ExitCode {
         Some(Command::Show(args)) => show::run(&args),
         Some(Command::Eval(args)) => eval::run(&args),
         Some(Command::Hint(args)) => hint::run(&args),
+        Some(Command::Rollout(args)) => rollout::run(&args),
         Some(Command::Bench { what }) => bench::run(&what),
         Some(Command::Duel(args)) => duel::run(&args),
         Some(Command::Bearoff { what }) => bearoff::run(&what),
@@ -96,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::Train { what }) => train::run(&what),
         Some(Command::Convert(args)) => matches::convert(&args),
         Some(Command::Match { what }) => matches::run(&what),
+        Some(Command::Analyse(args)) => analyse::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,10 +1,14 @@
-//! Match files on the command line: `convert IN OUT` and `match show FILE`, and the loading and
-//! saving the terminal session shares.
+//! Match files on the command line: `convert IN OUT`, `match show FILE` and `match stats FILE`,
+//! and the loading and saving the terminal session shares.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use cubeful_engine::analysis::stats::figures::{player_figures, PlayerFigures, RatingScale};
+use cubeful_engine::analysis::stats::html as stats_html;
+use cubeful_engine::analysis::stats::report::{report, ReportStyle};
+use cubeful_engine::analysis::stats::{match_statistics, MatchStatistics, StatsSettings};
 use cubeful_engine::files::{read_regular, write_atomically};
 use cubeful_engine::formats::match_file::{self, LoadedMatch, MatchFormat};
 use cubeful_engine::game::record::{MatchRecord, RecordAction, Replay};
@@ -108,12 +112,24 @@ pub enum MatchWhat {
         #[arg(long)]
         json: bool,
     },
+    /// GNU Backgammon's `show statistics match` from the analysis stored in a match file (SGF
+    /// or .mat), without analysing again: errors, luck, cube decisions, ratings, results.
+    Stats {
+        file: PathBuf,
+        /// Print the statistics as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Also write a self-contained HTML page of the statistics and marked actions to this file.
+        #[arg(long, value_name = "OUT.html")]
+        html: Option<PathBuf>,
+    },
 }
 
 /// `cubeful-cli match …`.
 pub fn run(what: &MatchWhat) -> Result<()> {
     match what {
         MatchWhat::Show { file, json } => show(file, *json),
+        MatchWhat::Stats { file, json, html } => stats(file, *json, html.as_deref()),
     }
 }
 
@@ -318,6 +334,42 @@ fn show(path: &Path, json: bool) -> Result<()> {
         }
     }
     print(&out)
+}
+
+#[derive(Serialize)]
+struct StatsOutput<'a> {
+    file: String,
+    format: String,
+    warnings: &'a [String],
+    /// The counts and sums, per game and for the match.
+    statistics: &'a MatchStatistics,
+    /// Rates, ratings and estimates derived from the match totals.
+    figures: [PlayerFigures; 2],
+}
+
+/// `cubeful-cli match stats FILE [--json] [--html OUT.html]`.
+fn stats(path: &Path, json: bool, html_out: Option<&Path>) -> Result<()> {
+    let loaded = load(path)?;
+    let statistics = match_statistics(&loaded.record, &StatsSettings::default())
+        .with_context(|| format!("{}", path.display()))?;
+    if let Some(out) = html_out {
+        let page = stats_html::page(&loaded.record.info, &statistics, &ReportStyle::default());
+        write_atomically(out, page.as_bytes())?;
+    }
+    if json {
+        let output = StatsOutput {
+            file: path.display().to_string(),
+            format: loaded.format.to_string(),
+            warnings: &loaded.warnings,
+            statistics: &statistics,
+            figures: player_figures(&statistics, RatingScale::default()),
+        };
+        return print(&(serde_json::to_string_pretty(&output)? + "\n"));
+    }
+    for warning in &loaded.warnings {
+        eprintln!("warning: {}: {warning}", path.display());
+    }
+    print(&report(&statistics))
 }
 
 /// Writes `text` to standard output; a closed pipe (`| head`) is not an error.

@@ -27,6 +27,54 @@ pub enum What {
     /// Positions from self-play, labelled with cubeless n-ply chances, written in chunks to a
     /// folder; resumable (chunks already written are skipped).
     Label(LabelArgs),
+    /// The pruning nets, distilled from the full nets' 0-ply outputs on the positions of label
+    /// sets (and positions after plays from them), written beside copies of the full nets.
+    Prune(PruneArgs),
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["data", "data_dir"])))]
+pub struct PruneArgs {
+    /// Full nets to distil (default: the embedded nets).
+    #[command(flatten)]
+    nets: crate::nets::NetsArg,
+    /// Data files whose positions are used (their targets are not).
+    #[arg(long)]
+    data: Vec<PathBuf>,
+    /// Folders of data files (every *.bin in each), as `train label` writes them.
+    #[arg(long, value_name = "DIR")]
+    data_dir: Vec<PathBuf>,
+    /// Use at most this many positions of the data (the first ones).
+    #[arg(long)]
+    positions: Option<usize>,
+    /// Positions after plays of one random roll added per data position.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=64))]
+    plays: u64,
+    /// Hidden units of the contact and crashed pruning nets.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=128))]
+    hidden: u64,
+    /// Hidden units of the race pruning net.
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=128))]
+    hidden_race: u64,
+    #[arg(long, default_value_t = 15)]
+    epochs: usize,
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    batch: u64,
+    /// Initial learning rate (falls along half a cosine wave to --alpha-end).
+    #[arg(long, default_value_t = 0.003, value_parser = rate)]
+    alpha: f32,
+    #[arg(long, default_value_t = 0.0001, value_parser = rate_or_zero)]
+    alpha_end: f32,
+    /// Share of the positions held out to pick the epoch and measure agreement (by hash).
+    #[arg(long, default_value_t = 0.05, value_parser = share)]
+    validation: f64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output folder: the full nets and prune-contact.net, prune-crashed.net, prune-race.net.
+    #[arg(long)]
+    out: PathBuf,
+    #[arg(long)]
+    threads: Option<usize>,
 }
 
 #[derive(clap::Args)]
@@ -236,7 +284,115 @@ pub fn run(what: &What) -> Result<()> {
         What::Sample(args) => run_sample(args),
         What::Supervised(args) => run_supervised(args),
         What::Label(args) => run_label(args),
+        What::Prune(args) => run_prune(args),
     }
+}
+
+fn run_prune(args: &PruneArgs) -> Result<()> {
+    use cubeful_train::prune::{self, DistillConfig, DistillReport};
+    if args.alpha_end > args.alpha {
+        anyhow::bail!(
+            "--alpha-end {} is above --alpha {}",
+            args.alpha_end,
+            args.alpha
+        );
+    }
+    let threads = threads_or_all(args.threads);
+    let nets = args.nets.load()?;
+    let mut positions = Vec::new();
+    for path in &args.data {
+        positions.extend(dataset::load(path)?.into_iter().map(|e| e.position));
+    }
+    for dir in &args.data_dir {
+        let (loaded, files) = dataset::load_dir(dir)?;
+        eprintln!(
+            "prune: {} positions from {files} files in {}",
+            loaded.len(),
+            dir.display()
+        );
+        positions.extend(loaded.into_iter().map(|e| e.position));
+    }
+    if let Some(n) = args.positions {
+        positions.truncate(n);
+    }
+    if positions.is_empty() {
+        anyhow::bail!("no positions in the data given");
+    }
+    // Held out by position, before any play is added, so that a held-out position's
+    // successors are held out too.
+    let tagged: Vec<Example> = positions
+        .iter()
+        .map(|&position| Example {
+            position,
+            target: Default::default(),
+        })
+        .collect();
+    let (train_positions, held_out) = minibatch::split_validation(&tagged, args.validation);
+    let train_positions: Vec<_> = train_positions.iter().map(|e| e.position).collect();
+    let held_out: Vec<_> = held_out.iter().map(|e| e.position).collect();
+    let start = Instant::now();
+    let plays = args.plays as usize;
+    let train = prune::distill_examples(&nets, &train_positions, plays, args.seed, threads);
+    let validation = prune::distill_examples(&nets, &held_out, plays, args.seed, threads);
+    eprintln!(
+        "prune: {} training and {} held-out examples with the full nets' 0-ply targets in {}",
+        train.len(),
+        validation.len(),
+        hms(start.elapsed().as_secs_f64())
+    );
+    let config = DistillConfig {
+        hidden: [
+            args.hidden as usize,
+            args.hidden as usize,
+            args.hidden_race as usize,
+        ],
+        epochs: args.epochs,
+        batch: args.batch as usize,
+        alpha: args.alpha,
+        alpha_end: args.alpha_end,
+        seed: args.seed,
+    };
+    let report = |r: &DistillReport| {
+        eprintln!(
+            "prune: {:<7} epoch {:>2}: train loss {} held-out loss {:.5} ({} / {} examples){} {}",
+            r.class.name(),
+            r.epoch,
+            r.train_loss
+                .map_or_else(|| "-".to_string(), |l| format!("{l:.5}")),
+            r.validation_loss,
+            r.examples.0,
+            r.examples.1,
+            if r.best { " *" } else { "" },
+            hms(r.seconds)
+        );
+    };
+    let pruning = prune::train(&train, &validation, &config, &report);
+    let mut out = (*nets).clone();
+    out.prune = Some(pruning);
+    out.save_dir(&args.out)?;
+    eprintln!("prune: wrote {}", args.out.display());
+    let agreement = prune::agreement(
+        &Arc::new(out),
+        &held_out,
+        &[2, 3, 4, 5, 6, 8, 10],
+        args.seed ^ 0xA5A5,
+        threads,
+    );
+    println!("agreement on held-out positions, one random roll each (full nets' best play kept; equity lost per decision, 0-ply):");
+    println!("class    keep  decisions  pruned  kept best   loss (mppd)");
+    for (class, rows) in ["contact", "crashed", "race"].iter().zip(&agreement.rows) {
+        for r in rows {
+            let keep = r.keep.map_or_else(|| "rule".to_string(), |k| k.to_string());
+            println!(
+                "{class:<8} {keep:>4} {:>10} {:>7} {:>9.2}% {:>12.3}",
+                r.decisions,
+                r.pruned,
+                100.0 * r.kept_best as f64 / r.decisions.max(1) as f64,
+                r.mean_loss_millipoints
+            );
+        }
+    }
+    Ok(())
 }
 
 fn threads_or_all(threads: Option<usize>) -> usize {

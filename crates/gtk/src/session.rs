@@ -96,6 +96,8 @@ pub struct Session {
     setup: MatchSetup,
     /// The texts of everything that happened, newest last.
     log: Vec<String>,
+    /// The last roll played in the game and who played it (shown until the next roll).
+    last_roll: Option<(Player, Dice)>,
 }
 
 impl Session {
@@ -108,14 +110,21 @@ impl Session {
             Box::new(RandomDice::new(setup.seed.unwrap_or_else(rand::random)))
         };
         let game = Game::new(setup.rules(), dice)?;
-        let mut session = Session {
-            game,
-            setup,
-            log: Vec::new(),
-        };
+        let mut session = Session::from_game(setup, game);
         let events = session.game.new_game()?;
         session.record(&events);
         Ok(session)
+    }
+
+    /// Goes on with `game` (a match already under way, with its own dice), seated and named as
+    /// `setup` says. The setup's rules and dice options are not applied: the game has its own.
+    pub fn from_game(setup: MatchSetup, game: Game) -> Session {
+        Session {
+            game,
+            setup,
+            log: Vec::new(),
+            last_roll: None,
+        }
     }
 
     /// The engine's game.
@@ -237,6 +246,11 @@ impl Session {
         let seat = |p: Player| seat_of(p);
         let dice = match decision {
             Decision::Move { player, dice } => Some((seat(player), dice)),
+            // The dice of the last turn stay on the board until the next player rolls.
+            Decision::Roll { player, .. } => self
+                .last_roll
+                .filter(|(roller, _)| *roller != player)
+                .map(|(roller, dice)| (seat(roller), dice)),
             _ => None,
         };
         let cube = match decision {
@@ -404,6 +418,15 @@ impl Session {
 
     fn record(&mut self, events: &[Event]) {
         for e in events {
+            match *e {
+                Event::GameStarted { .. } => self.last_roll = None,
+                // The dice as played (an opening roll is played by the starter, higher die
+                // first).
+                Event::Moved { player, dice, .. } | Event::CannotMove { player, dice } => {
+                    self.last_roll = Some((player, dice));
+                }
+                _ => {}
+            }
             if let Some(text) = self.event_text(e) {
                 self.log.push(text);
             }
@@ -483,6 +506,20 @@ impl Session {
                 ],
             ),
         })
+    }
+}
+
+/// The translated name of a playing level.
+pub fn level_name(level: Level) -> String {
+    match level {
+        Level::Beginner => gettext("Beginner"),
+        Level::Casual => gettext("Casual"),
+        Level::Intermediate => gettext("Intermediate"),
+        Level::Advanced => gettext("Advanced"),
+        Level::Expert => gettext("Expert"),
+        Level::WorldClass => gettext("World Class"),
+        Level::Supremo => gettext("Supremo"),
+        Level::Grandmaster => gettext("Grandmaster"),
     }
 }
 
@@ -649,6 +686,33 @@ mod tests {
         s.act(mover, Action::RejectResignation).unwrap();
         assert_eq!(s.display(false).resignation, None);
         assert!(s.log().iter().any(|l| l.contains("rejects")));
+    }
+
+    #[test]
+    fn the_dice_stay_until_the_next_roll() {
+        let mut s = Session::new(setup(5, Opponent::Human)).unwrap();
+        let (mover, dice) = s.human_move().unwrap();
+        let best = cubeful_engine::legal_moves(&s.game().position(), dice)[0];
+        s.act(mover, Action::Move(best.mv)).unwrap();
+        // The other player is to roll: the mover's dice are still on the board, in his half.
+        assert_eq!(s.display(false).dice, Some((seat_of(mover), dice)));
+        assert_eq!(s.display(true).dice, Some((seat_of(mover), dice)));
+        // A double and a take do not take them away; the next roll replaces them.
+        s.act(mover.other(), Action::Double).unwrap();
+        assert_eq!(s.display(false).dice, None, "the cube is offered");
+        s.act(mover, Action::Take).unwrap();
+        assert_eq!(s.display(false).dice, Some((seat_of(mover), dice)));
+        s.act(mover.other(), Action::Roll).unwrap();
+        let (roller, rolled) = s.human_move().unwrap();
+        assert_eq!(roller, mover.other());
+        assert_eq!(s.display(false).dice, Some((seat_of(roller), rolled)));
+        // A new game starts without dice.
+        s.act(roller, Action::Resign(Resignation::Single)).unwrap();
+        s.act(mover, Action::AcceptResignation).unwrap();
+        s.next_game().unwrap();
+        if let Decision::OpeningRoll = s.game().decision() {
+            assert_eq!(s.display(false).dice, None);
+        }
     }
 
     /// Plays a whole 1-point match bot against bot through the session, checking that the

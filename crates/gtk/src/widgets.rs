@@ -1,28 +1,17 @@
 //! The GTK widgets, one file each beside its `.ui` template.
 
 pub mod board;
+pub mod dice_dialog;
 pub mod hint_window;
 pub mod new_match_dialog;
 pub mod preferences;
+pub mod resign_dialog;
+pub mod result_dialog;
 pub mod window;
 
 use cubeful_engine::search::Level;
 
-use crate::i18n::gettext;
-
-/// The translated name of a playing level.
-pub fn level_name(level: Level) -> String {
-    match level {
-        Level::Beginner => gettext("Beginner"),
-        Level::Casual => gettext("Casual"),
-        Level::Intermediate => gettext("Intermediate"),
-        Level::Advanced => gettext("Advanced"),
-        Level::Expert => gettext("Expert"),
-        Level::WorldClass => gettext("World Class"),
-        Level::Supremo => gettext("Supremo"),
-        Level::Grandmaster => gettext("Grandmaster"),
-    }
-}
+pub use crate::session::level_name;
 
 /// A string list of the level names, weakest first (for drop-downs and combo rows).
 pub fn level_list() -> gtk::StringList {

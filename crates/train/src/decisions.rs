@@ -214,6 +214,7 @@ fn cubeless(plies: u8) -> EvalSettings {
         deterministic: true,
         filter: FilterPreset::Normal,
         reduced: false,
+        prune: false,
     }
 }
 
@@ -517,9 +518,15 @@ impl DecisionSet {
     /// A choice outside the candidates is scored by the reference search when the reference nets
     /// are attached (its error is 0 if it scores above every candidate), else charged the error
     /// of the worst candidate.
+    ///
+    /// The measured search pre-selects plays with the pruning nets when `nets` has them (as the
+    /// program plays, docs/ENGINE.md §Pruning nets); the reference scores never do.
     pub fn errors(&self, nets: &Arc<Nets>, plies: u8, threads: usize) -> Vec<(f32, bool)> {
         let ctx = CubeContext::money(1, Ownership::Centered);
-        let settings = cubeless(plies);
+        let settings = EvalSettings {
+            prune: true,
+            ..cubeless(plies)
+        };
         parallel_map(
             self.decisions.len(),
             threads,

@@ -10,6 +10,7 @@
 //! - [`decisions`]: the checker-play decision benchmark.
 //! - [`supervised`]: positions from self-play, 1-ply targets, supervised epochs.
 //! - [`minibatch`]: supervised training in mini-batches with Adam, for deeper targets.
+//! - [`prune`]: the pruning nets, distilled from the full nets.
 
 pub mod adam;
 pub mod backprop;
@@ -18,6 +19,7 @@ pub mod decisions;
 pub mod duel;
 pub mod minibatch;
 pub mod players;
+pub mod prune;
 pub mod supervised;
 pub mod td;
 

@@ -34,7 +34,7 @@ pub enum PlayerSpec {
 /// A player name that is not understood.
 #[derive(Debug, Error, PartialEq, Eq)]
 #[error(
-    "unknown player {0:?}: use cubeful[:nets=DIR][,plies=N|,level=NAME], pubeval[:DIR] or random"
+    "unknown player {0:?}: use cubeful[:nets=DIR][,plies=N|,level=NAME][,prune=on|off], pubeval[:DIR] or random"
 )]
 pub struct PlayerSpecError(String);
 
@@ -55,6 +55,7 @@ impl FromStr for PlayerSpec {
                 let bad = || PlayerSpecError(s.to_string());
                 let mut nets = None;
                 let mut settings: Option<EvalSettings> = None;
+                let mut prune: Option<bool> = None;
                 for option in a.split(',') {
                     let (key, value) = option.split_once('=').ok_or_else(bad)?;
                     match key {
@@ -77,8 +78,20 @@ impl FromStr for PlayerSpec {
                                 ..level.settings()
                             });
                         }
+                        "prune" => {
+                            prune = Some(match value {
+                                "on" => true,
+                                "off" => false,
+                                _ => return Err(bad()),
+                            })
+                        }
                         _ => return Err(bad()),
                     }
+                }
+                if let Some(prune) = prune {
+                    // Pruning nets act inside a search only.
+                    let s = settings.as_mut().ok_or_else(bad)?;
+                    s.prune = prune;
                 }
                 Ok(PlayerSpec::Cubeful { nets, settings })
             }
@@ -108,6 +121,9 @@ impl std::fmt::Display for PlayerSpec {
                     write!(f, "{sep}plies={}", s.plies)?;
                     if s.noise > 0.0 {
                         write!(f, ",noise={}", s.noise)?;
+                    }
+                    if s.plies > 0 && !s.prune {
+                        write!(f, ",prune=off")?;
                     }
                 }
                 Ok(())
@@ -221,7 +237,19 @@ mod tests {
         else {
             panic!("nets and plies");
         };
-        assert_eq!((s.plies, s.cubeful), (2, false));
+        assert_eq!((s.plies, s.cubeful, s.prune), (2, false, true));
+        let spec: PlayerSpec = "cubeful:prune=off,plies=2".parse().unwrap();
+        let PlayerSpec::Cubeful {
+            settings: Some(s), ..
+        } = &spec
+        else {
+            panic!("prune");
+        };
+        assert!(!s.prune);
+        assert_eq!(spec.to_string(), "cubeful:plies=2,prune=off");
+        assert_eq!(spec.to_string().parse::<PlayerSpec>(), Ok(spec));
+        assert!("cubeful:prune=off".parse::<PlayerSpec>().is_err());
+        assert!("cubeful:plies=1,prune=maybe".parse::<PlayerSpec>().is_err());
         let Ok(PlayerSpec::Cubeful {
             settings: Some(s), ..
         }) = "cubeful:level=advanced".parse::<PlayerSpec>()

@@ -118,6 +118,7 @@ pub fn deep_targets(
         deterministic: true,
         filter: FilterPreset::Normal,
         reduced: false,
+        prune: false,
     };
     let ctx = CubeContext::money(1, Ownership::Centered);
     let searches: Mutex<Vec<Search>> = Mutex::new(Vec::new());

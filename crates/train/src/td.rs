@@ -145,6 +145,7 @@ pub fn random_nets(config: &TdConfig) -> Nets {
         contact,
         crashed,
         race,
+        prune: None,
     }
 }
 

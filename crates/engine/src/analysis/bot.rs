@@ -51,14 +51,34 @@ impl Bot {
     /// action. `None` when no player has to decide (no game, opening roll, match over).
     pub fn choose(&self, game: &Game, search: &mut Search) -> Option<(Player, Action)> {
         let query = Query::from_game(game)?;
-        let player = query.player();
-        if let Decision::Roll { may_double, .. } = game.decision() {
-            // Nothing to think about when the cube is out of reach.
-            if !may_double || !query.cube_context().can_double() {
-                return Some((player, Action::Roll));
+        let may_double = matches!(
+            game.decision(),
+            Decision::Roll {
+                may_double: true,
+                ..
             }
+        );
+        self.decide(&query, may_double, search)
+    }
+
+    /// The decision `query` asks about, made by this bot from the position, the match state and
+    /// the rules alone (what a front end hands a worker thread instead of a whole [`Game`] with
+    /// its dice): the player who decides and the action. `may_double` is the flag of the
+    /// game's [`Decision::Roll`] (the rules let the player on roll double now, the cube is not at
+    /// its maximum); it only matters for [`Question::Cube`]. `None` only when the hint has no
+    /// action, which never happens for a query [`Query::from_game`] builds.
+    pub fn decide(
+        &self,
+        query: &Query,
+        may_double: bool,
+        search: &mut Search,
+    ) -> Option<(Player, Action)> {
+        let player = query.player();
+        // Nothing to think about when the cube is out of reach.
+        if query.question == Question::Cube && (!may_double || !query.cube_context().can_double()) {
+            return Some((player, Action::Roll));
         }
-        let action = hint::hint(search, &query, &self.settings).action()?;
+        let action = hint::hint(search, query, &self.settings).action()?;
         Some((player, action))
     }
 }
@@ -183,5 +203,40 @@ mod tests {
             }
             assert!(g.outcome().is_some() && checked > 10);
         }
+    }
+
+    /// Deciding from the query alone (position, match state, rules) is deciding from the game.
+    #[test]
+    fn deciding_from_a_query_is_choosing_from_the_game() {
+        let mut s = Search::new(Arc::new(Nets::embedded()));
+        let bot = Bot::new(Level::Beginner);
+        let mut g = Game::new(Rules::match_to(3), Box::new(RandomDice::new(11))).unwrap();
+        g.new_game().unwrap();
+        let mut cube_questions = 0;
+        while let Some(chosen) = bot.choose(&g, &mut s) {
+            let query = Query::from_game(&g).unwrap();
+            let may_double = match g.decision() {
+                Decision::Roll { may_double, .. } => {
+                    cube_questions += 1;
+                    may_double
+                }
+                _ => false,
+            };
+            assert_eq!(bot.decide(&query, may_double, &mut s), Some(chosen));
+            g.apply(chosen.0, chosen.1).unwrap();
+        }
+        assert!(cube_questions > 3);
+        // Before the roll with the cube out of reach the bot rolls without asking the hint.
+        let mut g = Game::new(Rules::match_to(3), Box::new(RandomDice::new(5))).unwrap();
+        g.new_game().unwrap();
+        while !matches!(g.decision(), Decision::Roll { .. }) {
+            let (player, action) = bot.choose(&g, &mut s).unwrap();
+            g.apply(player, action).unwrap();
+        }
+        let query = Query::from_game(&g).unwrap();
+        assert_eq!(
+            bot.decide(&query, false, &mut s),
+            Some((query.player(), Action::Roll))
+        );
     }
 }

@@ -10,6 +10,7 @@ pub mod bearoff;
 pub mod class;
 pub mod inputs;
 pub mod nn;
+pub mod prune;
 pub mod pubeval;
 
 use std::path::Path;
@@ -18,6 +19,7 @@ use std::sync::Arc;
 use crate::eval::class::{classify, PositionClass};
 use crate::eval::inputs::{CONTACT_INPUTS, INPUT_VERSION, RACE_INPUTS};
 use crate::eval::nn::{Net, NetClass, NetFileError, OUTPUTS};
+use crate::eval::prune::PruneNets;
 use crate::rules::dice::Dice;
 use crate::rules::movegen::{LegalMove, MoveGenerator};
 use crate::rules::position::{Position, Side, WinKind};
@@ -113,12 +115,15 @@ pub trait BearoffOracle: Send + Sync {
     fn probabilities(&self, position: &Position) -> Option<Probabilities>;
 }
 
-/// The three nets of the evaluator.
+/// The three nets of the evaluator, and the pruning nets the search pre-selects plays with.
 #[derive(Clone, Debug)]
 pub struct Nets {
     pub contact: Net,
     pub crashed: Net,
     pub race: Net,
+    /// The pruning nets (docs/ENGINE.md §Pruning nets); without them the search scores every
+    /// play with the full nets.
+    pub prune: Option<PruneNets>,
 }
 
 /// Default nets, trained by Cubeful's own pipeline (docs/TRAINING.md), compiled into the binary.
@@ -160,10 +165,12 @@ impl Nets {
             contact: load(EMBEDDED[0], NetClass::Contact, CONTACT_INPUTS),
             crashed: load(EMBEDDED[1], NetClass::Crashed, CONTACT_INPUTS),
             race: load(EMBEDDED[2], NetClass::Race, RACE_INPUTS),
+            prune: Some(PruneNets::embedded()),
         }
     }
 
-    /// Loads `contact.net`, `crashed.net` and `race.net` from `dir`.
+    /// Loads `contact.net`, `crashed.net` and `race.net` from `dir`, and the pruning nets
+    /// (`prune-contact.net`, …) when the folder has them ([`PruneNets::load_dir`]).
     pub fn load_dir(dir: &Path) -> Result<Nets, NetFileError> {
         Ok(Nets {
             contact: Net::load(
@@ -184,14 +191,18 @@ impl Nets {
                 RACE_INPUTS,
                 INPUT_VERSION,
             )?,
+            prune: PruneNets::load_dir(dir)?,
         })
     }
 
-    /// Saves the three nets into `dir` (atomically, file by file).
+    /// Saves the three nets into `dir` (atomically, file by file), and the pruning nets if any.
     pub fn save_dir(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
         for net in [&self.contact, &self.crashed, &self.race] {
             net.save(&dir.join(format!("{}.net", net.class().name())))?;
+        }
+        if let Some(prune) = &self.prune {
+            prune.save_dir(dir)?;
         }
         Ok(())
     }
@@ -269,6 +280,7 @@ pub struct Evaluator {
     cache: Option<Vec<Option<CacheEntry>>>,
     generator: MoveGenerator,
     scores: Vec<Probabilities>,
+    prune_hidden: Vec<f32>,
 }
 
 impl Evaluator {
@@ -279,7 +291,9 @@ impl Evaluator {
             .map(|n| n.hidden())
             .max()
             .unwrap_or(0);
+        let prune_hidden = vec![0.0; nets.prune.as_ref().map_or(0, PruneNets::max_hidden)];
         Evaluator {
+            prune_hidden,
             nets,
             bearoff: None,
             inputs: vec![0.0; CONTACT_INPUTS.max(RACE_INPUTS)],
@@ -288,6 +302,29 @@ impl Evaluator {
             generator: MoveGenerator::new(),
             scores: Vec::with_capacity(64),
         }
+    }
+
+    /// True when the nets include pruning nets ([`Evaluator::evaluate_prune`] can answer).
+    pub fn has_prune_nets(&self) -> bool {
+        self.nets.prune.is_some()
+    }
+
+    /// The pruning nets' rough chances of `position` for the player on roll, for ordering
+    /// candidate plays only (docs/ENGINE.md §Pruning nets): `None` without pruning nets, for a
+    /// finished game, or for a bearoff position the bearoff database knows (ask
+    /// [`Evaluator::evaluate`] then). Made consistent, not cached, no sanity rules.
+    pub fn evaluate_prune(&mut self, position: &Position) -> Option<Probabilities> {
+        let prune = self.nets.prune.as_ref()?;
+        let class = classify(position);
+        if class == PositionClass::Over
+            || (class == PositionClass::Bearoff && self.bearoff.is_some())
+        {
+            return None;
+        }
+        let out = prune.forward(net_class(class)?, position, &mut self.prune_hidden);
+        let mut p = Probabilities::from_array(out);
+        p.make_consistent();
+        Some(p)
     }
 
     /// Turns the evaluation cache on or off (benchmarks measure without it).

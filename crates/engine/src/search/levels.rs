@@ -71,6 +71,11 @@ pub struct EvalSettings {
     /// (7 of the 21, a third of the weight, chosen per position) instead of all 21 — about three
     /// times faster per ply, unbiased over the choice of the third.
     pub reduced: bool,
+    /// Pre-select the play of each roll inside the search with the pruning nets: every play is
+    /// scored by the small nets and only the best few by the full nets (docs/ENGINE.md §Pruning
+    /// nets). No effect at 0-ply or without pruning nets. On for World Class and stronger, as
+    /// in GNU Backgammon.
+    pub prune: bool,
 }
 
 impl Default for EvalSettings {
@@ -115,6 +120,7 @@ impl Level {
             deterministic: true,
             filter: FilterPreset::Normal,
             reduced: false,
+            prune: false,
         };
         match self {
             Level::Beginner => zero(0.060),
@@ -124,15 +130,18 @@ impl Level {
             Level::Expert => zero(0.0),
             Level::WorldClass => EvalSettings {
                 plies: 2,
+                prune: true,
                 ..zero(0.0)
             },
             Level::Supremo => EvalSettings {
                 plies: 2,
                 filter: FilterPreset::Large,
+                prune: true,
                 ..zero(0.0)
             },
             Level::Grandmaster => EvalSettings {
                 plies: 3,
+                prune: true,
                 ..zero(0.0)
             },
         }
@@ -189,6 +198,11 @@ mod tests {
         assert_eq!(Level::WorldClass.settings().plies, 2);
         assert_eq!(Level::Supremo.settings().filter, FilterPreset::Large);
         assert_eq!(Level::Grandmaster.settings().plies, 3);
+        // Pruning nets inside the search from World Class up, as in GNU Backgammon.
+        assert!(!Level::Expert.settings().prune);
+        assert!(Level::WorldClass.settings().prune);
+        assert!(Level::Supremo.settings().prune);
+        assert!(Level::Grandmaster.settings().prune);
     }
 
     #[test]

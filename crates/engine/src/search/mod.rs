@@ -6,7 +6,9 @@
 //! A position before the roll is evaluated at 0-ply by the nets. At n-ply (n ≥ 1) it is the average
 //! over the 21 rolls (weights 1 for doubles, 2 otherwise) of the value after the best play of each
 //! roll, that resulting position being evaluated from the opponent's side at (n − 1)-ply. Inside
-//! the search the best play of each roll is chosen at 0-ply, as GNU Backgammon does. A checker-play
+//! the search the best play of each roll is chosen at 0-ply, as GNU Backgammon does (with
+//! [`EvalSettings::prune`], only among the few plays the pruning nets rank best: see below). A
+//! checker-play
 //! decision at n-ply evaluates each candidate's resulting position (the opponent on roll) at
 //! n-ply, after pruning the candidates with the move filters (below): "2-ply" means what it
 //! means in GNU Backgammon.
@@ -27,6 +29,18 @@
 //! `accept` are kept, plus up to `extra` more within `threshold` of the best. The survivors are
 //! scored at n-ply. GNU Backgammon's "Normal" and "Large" presets are built in
 //! (docs/ENGINE.md §Search and levels).
+//!
+//! # Pruning nets
+//!
+//! Choosing the play of each roll inside the search costs one full-net evaluation per legal
+//! play, and a 2-ply decision makes hundreds of such choices per candidate. With
+//! [`EvalSettings::prune`] (and pruning nets loaded, [`crate::eval::prune`]), a roll with more
+//! than [`prune_keep`] plays is first scored by the small pruning nets; the full nets then judge
+//! only the best [`prune_keep`] of them (in generation order, so ties break as without pruning),
+//! and the best of those is the roll's play. Plays ending the game and positions the bearoff
+//! database knows are scored exactly in both passes. The choice is deterministic. The plays of a
+//! checker-play decision itself (`rank_moves`) are always scored by the full nets; docs/ENGINE.md
+//! §Pruning nets gives the measurements behind the numbers.
 
 use std::sync::Arc;
 
@@ -42,6 +56,7 @@ use crate::rules::movegen::{LegalMove, MoveGenerator};
 use crate::rules::position::{Position, Side};
 
 mod levels;
+pub mod rollout;
 
 pub use levels::{EvalSettings, FilterPreset, Level, MoveFilter};
 
@@ -52,6 +67,13 @@ const REDUCED_GROUPS: [[(u8, u8); 7]; 3] = [
     [(2, 2), (5, 5), (3, 1), (5, 1), (5, 2), (5, 3), (6, 4)],
     [(3, 3), (6, 6), (4, 1), (4, 2), (4, 3), (6, 3), (6, 5)],
 ];
+
+/// How many plays of a roll the full nets judge after the pruning nets ranked them (all of them
+/// when a roll has no more than this): GNU Backgammon's rule, 5 + ⌊log₂ plays⌋, at most 16
+/// (docs/ENGINE.md §Pruning nets).
+pub fn prune_keep(plays: usize) -> usize {
+    (5 + plays.max(1).ilog2() as usize).min(16)
+}
 
 /// The evaluation of a position before the roll, for the player on roll.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,6 +121,8 @@ pub struct Search {
     noise_seed: u64,
     random_state: u64,
     bearoff: Option<Arc<BearoffDb>>,
+    /// Scratch space of the pruning pass: (value, index of the play).
+    pruned: Vec<(f32, usize)>,
 }
 
 /// Internal node values: money points (cube included) or match winning chances, one per cube
@@ -124,6 +148,7 @@ impl Search {
             noise_seed: 0,
             random_state: 0x853C_49E6_748F_EA9B,
             bearoff: None,
+            pruned: Vec::with_capacity(64),
         }
     }
 
@@ -434,16 +459,9 @@ impl Search {
         for dice in rolls {
             let mut generator = std::mem::take(&mut self.generators[depth]);
             let moves = generator.generate(position, dice);
-            // Best play of this roll at 0-ply, by the value for the mover in the first context.
-            let mut best = (moves[0].position, f32::NEG_INFINITY);
-            for m in moves {
-                let v = self.quick_value(&m.position, &child_ctxs[0], &ctxs[0], settings);
-                if v > best.1 {
-                    best = (m.position, v);
-                }
-            }
+            let best = self.best_of_roll(moves, &child_ctxs[0], &ctxs[0], settings);
             self.generators[depth] = generator;
-            let child = self.child_value(&best.0, &child_ctxs, settings, plies - 1, depth + 1);
+            let child = self.child_value(&best, &child_ctxs, settings, plies - 1, depth + 1);
             let w = dice.weight() as f32;
             for (s, x) in sum_p
                 .iter_mut()
@@ -459,6 +477,73 @@ impl Search {
             probabilities: Probabilities::from_array(sum_p.map(|s| s / total)),
             values: sum_v.into_iter().map(|s| s / total).collect(),
         }
+    }
+
+    /// The position after the best play among `moves` (the plays of one roll) at 0-ply, by the
+    /// value for the mover in `ctx` (the first play among equals): all plays judged by the full
+    /// nets, or with pruning only the best [`prune_keep`] by the pruning nets (module
+    /// documentation, "Pruning nets").
+    fn best_of_roll(
+        &mut self,
+        moves: &[LegalMove],
+        child_ctx: &CubeContext,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+    ) -> Position {
+        let keep = prune_keep(moves.len());
+        if settings.prune && moves.len() > keep && self.evaluator.has_prune_nets() {
+            let mut pruned = std::mem::take(&mut self.pruned);
+            pruned.clear();
+            for (i, m) in moves.iter().enumerate() {
+                pruned.push((self.prune_value(&m.position, child_ctx, ctx, settings), i));
+            }
+            // Best first; among equals the earlier play. Then the survivors back in generation
+            // order, so that the full nets break ties as they do without pruning.
+            pruned.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            pruned.truncate(keep);
+            pruned.sort_unstable_by_key(|&(_, i)| i);
+            let mut best = (moves[pruned[0].1].position, f32::NEG_INFINITY);
+            for &(_, i) in pruned.iter() {
+                let v = self.quick_value(&moves[i].position, child_ctx, ctx, settings);
+                if v > best.1 {
+                    best = (moves[i].position, v);
+                }
+            }
+            self.pruned = pruned;
+            return best.0;
+        }
+        let mut best = (moves[0].position, f32::NEG_INFINITY);
+        for m in moves {
+            let v = self.quick_value(&m.position, child_ctx, ctx, settings);
+            if v > best.1 {
+                best = (m.position, v);
+            }
+        }
+        best.0
+    }
+
+    /// The pruning nets' value of `after` for the mover, as [`Search::quick_value`] computes it
+    /// from the full nets (exact where the full evaluation is exact; no noise).
+    fn prune_value(
+        &mut self,
+        after: &Position,
+        child_ctx: &CubeContext,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+    ) -> f32 {
+        if after.result().is_some() {
+            return self.quick_value(after, child_ctx, ctx, settings);
+        }
+        let next = after.swap();
+        let Some(p) = self.evaluator.evaluate_prune(&next) else {
+            return self.quick_value(after, child_ctx, ctx, settings);
+        };
+        let v = if settings.cubeful {
+            leaf_value(&p, &self.context_at(child_ctx, &next))
+        } else {
+            exact_value(&p, child_ctx)
+        };
+        invert(v, ctx)
     }
 
     /// 0-ply value of `after` for the mover (used to pick the play of each roll in the search).
@@ -681,6 +766,138 @@ mod tests {
         // 8/4 6/4 is the standard play of an opening 42.
         let text = crate::formats::notation::format_move(&Position::starting(), &ranked[0].mv.mv);
         assert_eq!(text, "8/4 6/4");
+    }
+
+    /// Positions before the roll from random games, with a roll each.
+    fn random_decisions(n: usize) -> Vec<(Position, Dice)> {
+        let mut seed = 0x1234_5678u64;
+        let mut next = |m: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % m
+        };
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut p = Position::starting();
+            loop {
+                let d = Dice::new(next(6) as u8 + 1, next(6) as u8 + 1).unwrap();
+                out.push((p, d));
+                let moves = crate::rules::movegen::legal_moves(&p, d);
+                let q = moves[next(moves.len())].position;
+                if q.result().is_some() {
+                    break;
+                }
+                p = q.swap();
+            }
+        }
+        out.truncate(n);
+        out
+    }
+
+    #[test]
+    fn prune_keep_follows_the_log_rule() {
+        assert_eq!(prune_keep(1), 5);
+        assert_eq!(prune_keep(7), 7);
+        assert_eq!(prune_keep(8), 8);
+        assert_eq!(prune_keep(20), 9);
+        assert_eq!(prune_keep(64), 11);
+        assert_eq!(prune_keep(1 << 20), 16);
+    }
+
+    #[test]
+    fn pruned_choice_of_a_roll_agrees_with_the_full_nets() {
+        let mut s = search();
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let child = ctx.swapped();
+        let full = Level::WorldClass.settings();
+        let pruned = EvalSettings {
+            prune: true,
+            ..full
+        };
+        let unpruned = EvalSettings {
+            prune: false,
+            ..full
+        };
+        let (mut acted, mut same, mut clear, mut clear_same) = (0, 0, 0, 0);
+        let mut loss = 0.0f64;
+        for (position, dice) in random_decisions(3_000) {
+            let moves = crate::rules::movegen::legal_moves(&position, dice);
+            if moves.len() <= prune_keep(moves.len()) {
+                continue;
+            }
+            acted += 1;
+            let a = s.best_of_roll(&moves, &child, &ctx, &pruned);
+            let b = s.best_of_roll(&moves, &child, &ctx, &unpruned);
+            // Deterministic: the same answer again.
+            assert_eq!(a, s.best_of_roll(&moves, &child, &ctx, &pruned));
+            let mut values: Vec<f32> = moves
+                .iter()
+                .map(|m| s.quick_value(&m.position, &child, &ctx, &full))
+                .collect();
+            let va = s.quick_value(&a, &child, &ctx, &full);
+            let vb = s.quick_value(&b, &child, &ctx, &full);
+            values.sort_by(|x, y| y.total_cmp(x));
+            assert_eq!(vb, values[0], "the unpruned choice is the full nets' best");
+            loss += f64::from(vb - va);
+            if a == b {
+                same += 1;
+            }
+            // A clear best play (0.1 ahead of the second) is almost never pruned away.
+            if values[0] - values[1] > 0.1 {
+                clear += 1;
+                if a == b {
+                    clear_same += 1;
+                }
+            }
+        }
+        // Positions of random play, harder than real games: with the committed nets about 96%
+        // the same choice, 2.6 thousandths of a point lost per pruned roll, 99% of the clear
+        // cases. A pruning net ranking at random keeps the best play about half the time.
+        assert!(acted > 1_000, "pruning acted on {acted} rolls only");
+        let share = same as f64 / acted as f64;
+        assert!(share > 0.92, "same choice in {same} of {acted}");
+        let mean = loss / acted as f64;
+        assert!(mean < 0.005, "mean loss {mean}");
+        assert!(
+            clear > 100 && clear_same as f64 >= 0.97 * clear as f64,
+            "{clear_same} of {clear}"
+        );
+    }
+
+    #[test]
+    fn pruned_search_is_deterministic_and_close_to_the_unpruned_one() {
+        let ctx = CubeContext::money(1, Ownership::Centered);
+        let pruned = Level::WorldClass.settings();
+        assert!(pruned.prune);
+        let unpruned = EvalSettings {
+            prune: false,
+            ..pruned
+        };
+        let start = Position::starting();
+        for (a, b) in [(4, 2), (6, 5), (2, 1)] {
+            let dice = Dice::new(a, b).unwrap();
+            let first = search().rank_moves(&start, dice, &ctx, &pruned);
+            let again = search().rank_moves(&start, dice, &ctx, &pruned);
+            assert_eq!(first, again, "{dice}");
+            let full = search().rank_moves(&start, dice, &ctx, &unpruned);
+            assert_eq!(first[0].mv, full[0].mv, "{dice}");
+            assert!(
+                (first[0].equity - full[0].equity).abs() < 0.01,
+                "{dice}: {} vs {}",
+                first[0].equity,
+                full[0].equity
+            );
+        }
+        // Without pruning nets the flag changes nothing.
+        let bare = Nets {
+            prune: None,
+            ..Nets::embedded()
+        };
+        let mut s = Search::new(Arc::new(bare));
+        let e1 = s.evaluate(&start, &ctx, &pruned);
+        let e2 = search().evaluate(&start, &ctx, &unpruned);
+        assert_eq!(e1, e2);
     }
 
     #[test]

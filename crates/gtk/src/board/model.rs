@@ -394,9 +394,10 @@ impl BoardModel {
             Hit::Cube => return Action::Cube(button),
             _ => {}
         }
+        // Before a roll the whole board rolls, the dice of the last turn included.
         if self.display.roll.is_some()
             && button == Button::Primary
-            && matches!(hit, Hit::Half(_) | Hit::Slot(_))
+            && matches!(hit, Hit::Half(_) | Hit::Slot(_) | Hit::Dice(_))
         {
             return Action::Roll;
         }
@@ -803,6 +804,17 @@ mod tests {
             m.click(&g, x, y, Button::Secondary),
             Action::Resignation(Button::Secondary)
         );
+        // The opponent's dice of the last turn are still shown: a click on them rolls too.
+        m.set_display(Display {
+            on_roll: Some(Seat::Bottom),
+            roll: Some(Seat::Bottom),
+            dice: Some((Seat::Top, dice("52"))),
+            ..Display::default()
+        });
+        assert!(m.assembly().is_none());
+        let (x, y) = g.dice(Seat::Top)[1].centre();
+        assert_eq!(m.click(&g, x, y, Button::Primary), Action::Roll);
+        assert_eq!(m.click(&g, x, y, Button::Secondary), Action::Nothing);
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! [`BoardModel`] view-model and only translates between GTK and it, split by concern as in
 //! GNOME's image viewer: `input` (gestures), `rendering` (snapshot) and `animation`
 //! (frame-clock ticks). The window sets what to show with [`CubefulBoard::set_display`] and
-//! hears about the user's intentions through the `board-action` signal.
+//! hears about the user's intentions through the `board-action` signal. How far the move in
+//! progress has got is published as the properties `move-started` and `move-complete`, so the
+//! window never looks into the view-model for it.
 
 mod animation;
 mod input;
@@ -16,14 +18,22 @@ use gtk::glib;
 use gtk::glib::subclass::Signal;
 use gtk::prelude::*;
 use gtk::subclass::prelude::*;
+use serde_json::{json, Value};
 
-use crate::board::{Action, BoardModel, Colours, Display, Geometry, Seat};
+use crate::board::{Action, BoardModel, Colours, Display, Geometry, Seat, Slot};
 
 mod imp {
     use super::*;
 
-    #[derive(Default)]
+    #[derive(Default, glib::Properties)]
+    #[properties(wrapper_type = super::CubefulBoard)]
     pub struct CubefulBoard {
+        /// A person is moving and has played at least one step (it can be taken back).
+        #[property(get)]
+        pub move_started: Cell<bool>,
+        /// A person is moving and the steps played make a complete legal move.
+        #[property(get)]
+        pub move_complete: Cell<bool>,
         pub model: RefCell<BoardModel>,
         /// The running animation's tick callback, removed when idle.
         pub tick: RefCell<Option<gtk::TickCallbackId>>,
@@ -35,6 +45,8 @@ mod imp {
         pub drag_start: Cell<(f64, f64)>,
         /// The size of the last allocation.
         pub allocated: Cell<(i32, i32)>,
+        /// Every size the board had, in order (for tests: the board must not jump).
+        pub sizes: RefCell<Vec<(i32, i32)>>,
     }
 
     #[glib::object_subclass]
@@ -49,6 +61,7 @@ mod imp {
         }
     }
 
+    #[glib::derived_properties]
     impl ObjectImpl for CubefulBoard {
         fn constructed(&self) {
             self.parent_constructed();
@@ -80,6 +93,7 @@ mod imp {
         fn size_allocate(&self, width: i32, height: i32, baseline: i32) {
             self.parent_size_allocate(width, height, baseline);
             if self.allocated.replace((width, height)) != (width, height) {
+                self.sizes.borrow_mut().push((width, height));
                 // Where things are on screen changed: listeners may want to know.
                 self.emit(Action::Changed);
             }
@@ -118,17 +132,13 @@ impl CubefulBoard {
     pub fn set_display(&self, display: Display) {
         self.imp().model.borrow_mut().set_display(display);
         self.queue_draw();
+        self.imp().publish();
     }
 
     /// Changes the colours.
     pub fn set_colours(&self, colours: Colours) {
         self.imp().model.borrow_mut().set_colours(colours);
         self.queue_draw();
-    }
-
-    /// The view-model (read only).
-    pub fn model(&self) -> std::cell::Ref<'_, BoardModel> {
-        self.imp().model.borrow()
     }
 
     /// The layout at the widget's current size.
@@ -174,6 +184,85 @@ impl CubefulBoard {
         self.imp().model.borrow().is_animating()
     }
 
+    /// Ends the running animation at once (its `animate_move` resolves).
+    pub fn stop_animation(&self) {
+        self.imp().stop_animation();
+        self.queue_draw();
+    }
+
+    /// The seat and values of the dice shown.
+    pub fn dice(&self) -> Option<(Seat, cubeful_engine::Dice)> {
+        self.imp().model.borrow().display().dice
+    }
+
+    /// The sizes the board was given so far, oldest first, each listed when it changed.
+    pub fn sizes(&self) -> Vec<(i32, i32)> {
+        self.imp().sizes.borrow().clone()
+    }
+
+    /// For end-to-end tests (`--debug-state`): the move in progress, a legal next step and
+    /// where to click, in the coordinates of the window's surface (`to_window` maps board
+    /// coordinates there).
+    pub fn debug_state(&self, to_window: impl Fn(f64, f64) -> Option<(f64, f64)>) -> Value {
+        let geom = self.geometry();
+        let model = self.imp().model.borrow();
+        let mut step = Value::Null;
+        if let (Some(seat), Some(assembly)) = (model.moving_seat(), model.assembly()) {
+            // A legal next step: the first checker (from the back) with a target.
+            let mut assembly = assembly.clone();
+            'find: for from in (1..=25u8).rev() {
+                if !assembly.has_checker(from) {
+                    continue;
+                }
+                for (to, path) in assembly.targets(from) {
+                    if path.len() != 1 {
+                        continue;
+                    }
+                    let from_slot = Slot::from_mover(seat, from);
+                    let to_slot = Slot::from_mover(seat, to);
+                    let height = model.scene(&geom).count(from_slot, seat);
+                    let (fx, fy) = geom.checker(from_slot, height.saturating_sub(1).min(4));
+                    let (tx, ty) = match to_slot {
+                        Slot::Point(p) => geom.point(p).centre(),
+                        Slot::Tray(s) => geom.tray(s).centre(),
+                        Slot::Bar(_) => continue,
+                    };
+                    step = json!({
+                        "from": from, "to": to,
+                        "from_xy": to_window(fx, fy), "to_xy": to_window(tx, ty),
+                    });
+                    break 'find;
+                }
+            }
+        }
+        let dice = model.display().dice;
+        let dice_seat = dice.map(|(s, _)| s).unwrap_or(Seat::Bottom);
+        let (dx, dy) = geom.dice(dice_seat)[0].centre();
+        let (rx, ry) = geom.half(Seat::Bottom).centre();
+        let partial: Vec<String> = model
+            .assembly()
+            .map(|a| {
+                a.played()
+                    .iter()
+                    .map(|p| format!("{}/{}", p.step.from, p.step.to))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let seat_name = |s: Seat| match s {
+            Seat::Bottom => "bottom",
+            Seat::Top => "top",
+        };
+        json!({
+            "partial": partial,
+            "can_finish": self.move_complete(),
+            "step": step,
+            "dice": dice.map(|(s, d)| json!({"seat": seat_name(s), "values": [d.first(), d.second()]})),
+            "dice_xy": to_window(dx, dy),
+            "roll_xy": to_window(rx, ry + geom.unit * 2.5),
+            "sizes": self.sizes(),
+        })
+    }
+
     /// Calls `f` with every action the user asks for on the board.
     pub fn connect_board_action<F: Fn(&Self, &Action) + 'static>(
         &self,
@@ -194,8 +283,28 @@ impl imp::CubefulBoard {
     pub(super) fn emit(&self, action: Action) {
         let obj = self.obj();
         obj.queue_draw();
+        self.publish();
         if action != Action::Nothing {
             obj.emit_by_name::<()>("board-action", &[&glib::BoxedAnyObject::new(action)]);
+        }
+    }
+
+    /// Updates the properties that tell how far the move in progress has got.
+    pub(super) fn publish(&self) {
+        let (started, complete) = {
+            let model = self.model.borrow();
+            let assembly = model.assembly();
+            (
+                assembly.is_some_and(|a| !a.played().is_empty()),
+                assembly.is_some_and(|a| a.is_complete()),
+            )
+        };
+        let obj = self.obj();
+        if self.move_started.replace(started) != started {
+            obj.notify_move_started();
+        }
+        if self.move_complete.replace(complete) != complete {
+            obj.notify_move_complete();
         }
     }
 }

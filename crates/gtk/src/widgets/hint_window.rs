@@ -2,9 +2,10 @@
 //! with the chances of both sides, the equity and the difference to the best play; before the
 //! roll, the cube decision: no double, double/take and double/pass equities and the proper
 //! action; when a double is to be answered, take, drop and (where allowed) beaver with their
-//! equities and the proper answer. Clicking a play shows it on the board. The window only
-//! displays the engine's hints (`cubeful_engine::analysis::hint`); the main window asks the
-//! hint worker and hands over the answer.
+//! equities and the proper answer. Clicking a play shows it on the board. A hint that takes
+//! long can be stopped, and asked again. The window only displays the engine's hints
+//! (`cubeful_engine::analysis::hint`); the main window's controller asks the job pool and
+//! hands over the answer.
 
 use std::cell::RefCell;
 
@@ -22,6 +23,7 @@ use crate::widgets::{level_at, level_index, level_list};
 
 type MoveHandler = Box<dyn Fn(&LegalMove)>;
 type LevelHandler = Box<dyn Fn(Level)>;
+type Handler = Box<dyn Fn()>;
 
 mod imp {
     use super::*;
@@ -39,10 +41,16 @@ mod imp {
         pub moves_list: TemplateChild<gtk::ListBox>,
         #[template_child]
         pub cube_grid: TemplateChild<gtk::Grid>,
+        #[template_child]
+        pub stop_button: TemplateChild<gtk::Button>,
+        #[template_child]
+        pub again_button: TemplateChild<gtk::Button>,
         /// The plays listed, in row order.
         pub moves: RefCell<Vec<LegalMove>>,
         pub on_show_move: RefCell<Vec<MoveHandler>>,
         pub on_level: RefCell<Vec<LevelHandler>>,
+        pub on_stop: RefCell<Vec<Handler>>,
+        pub on_again: RefCell<Vec<Handler>>,
     }
 
     impl std::fmt::Debug for HintWindow {
@@ -76,6 +84,24 @@ mod imp {
             self.parent_constructed();
             let obj = self.obj();
             self.level_dropdown.set_model(Some(&level_list()));
+            self.stop_button.connect_clicked(glib::clone!(
+                #[weak]
+                obj,
+                move |_| {
+                    for f in obj.imp().on_stop.borrow().iter() {
+                        f();
+                    }
+                }
+            ));
+            self.again_button.connect_clicked(glib::clone!(
+                #[weak]
+                obj,
+                move |_| {
+                    for f in obj.imp().on_again.borrow().iter() {
+                        f();
+                    }
+                }
+            ));
             self.moves_list.connect_row_activated(glib::clone!(
                 #[weak]
                 obj,
@@ -142,6 +168,23 @@ impl HintWindow {
     /// Calls `f` when the user picks another level.
     pub fn connect_level_changed<F: Fn(Level) + 'static>(&self, f: F) {
         self.imp().on_level.borrow_mut().push(Box::new(f));
+    }
+
+    /// Calls `f` when the user stops the hint being worked on.
+    pub fn connect_stop<F: Fn() + 'static>(&self, f: F) {
+        self.imp().on_stop.borrow_mut().push(Box::new(f));
+    }
+
+    /// Calls `f` when the user asks again after stopping.
+    pub fn connect_ask_again<F: Fn() + 'static>(&self, f: F) {
+        self.imp().on_again.borrow_mut().push(Box::new(f));
+    }
+
+    /// The user stopped the hint.
+    pub fn set_stopped(&self) {
+        let imp = self.imp();
+        imp.spinner.set_spinning(false);
+        imp.stack.set_visible_child_name("stopped");
     }
 
     /// The engine is working on it.

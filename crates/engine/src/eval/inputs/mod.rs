@@ -31,6 +31,9 @@ use contact::SideInfo;
 pub const CONTACT_INPUTS: usize = 250;
 /// Inputs of the race net.
 pub const RACE_INPUTS: usize = 214;
+/// Inputs of the pruning nets: the base encoding of both sides only (docs/ENGINE.md §Pruning
+/// nets), the first 200 inputs of the contact and crashed nets.
+pub const BASE_INPUTS: usize = 200;
 /// Version of the encoding, stored in net files so a net is never fed inputs it was not trained
 /// on. Bump it whenever any input changes meaning or position.
 pub const INPUT_VERSION: u32 = 1;
@@ -105,7 +108,7 @@ pub mod extra {
 /// Base code of a point slot with n = 0..=15 checkers (docs/ENGINE.md §Base encoding): one-hot for
 /// 1, 2 and 3, then 3 + an overflow unit (n − 3)/2 from 4 up. Also the race net's point code (§Race
 /// encoding).
-const POINT_CODE: [[f32; 4]; 16] = [
+pub(crate) const POINT_CODE: [[f32; 4]; 16] = [
     [0.0, 0.0, 0.0, 0.0],
     [1.0, 0.0, 0.0, 0.0],
     [0.0, 1.0, 0.0, 0.0],
@@ -126,7 +129,7 @@ const POINT_CODE: [[f32; 4]; 16] = [
 
 /// Base code of the bar slot with n = 0..=15 checkers (docs/ENGINE.md §Base encoding): a
 /// thermometer for 1, 2 and 3, then the same overflow unit (n − 3)/2.
-const BAR_CODE: [[f32; 4]; 16] = [
+pub(crate) const BAR_CODE: [[f32; 4]; 16] = [
     [0.0, 0.0, 0.0, 0.0],
     [1.0, 0.0, 0.0, 0.0],
     [1.0, 1.0, 0.0, 0.0],
@@ -174,6 +177,16 @@ pub fn race_inputs(position: &Position, out: &mut [f32; RACE_INPUTS]) {
     let (opponent_block, player_block) = out.split_at_mut(race::RACE_SIDE_INPUTS);
     race::race_side(&opponent, opponent_block.try_into().expect("107 inputs"));
     race::race_side(&player, player_block.try_into().expect("107 inputs"));
+}
+
+/// Inputs of the pruning nets (docs/ENGINE.md §Pruning nets): the base encoding of the opponent
+/// (0..100) then of the player on roll (100..200), exactly the first [`BASE_INPUTS`] inputs of
+/// [`contact_inputs`], for a position of any class.
+pub fn base_inputs(position: &Position, out: &mut [f32; BASE_INPUTS]) {
+    use crate::rules::position::Side;
+    let (opponent_base, player_base) = out.split_at_mut(BASE_INPUTS_PER_SIDE);
+    encode_base(&position.side(Side::Opponent), opponent_base);
+    encode_base(&position.side(Side::Player), player_base);
 }
 
 /// Writes the base encoding of both sides and every extra input but OFF1–3; returns the two

@@ -1,0 +1,1011 @@
+//! The match controller: the flow of a match in the window, without GTK.
+//!
+//! The engine decides who acts next ([`Session::next`], the engine's `game::flow::next`); the
+//! controller keeps track of what the window is doing about it, in one [`State`]: waiting for
+//! a person, waiting for the bot's job, showing a move, waiting for dice entered by hand,
+//! pausing before the next game, or the game or the match is over. The window calls one method
+//! per input (a click, a shortcut, a dialog's answer, a worker's reply, the end of an
+//! animation, a timer) and carries out the [`Effect`]s it gets back: submit a job, animate a
+//! move, open a dialog, start a timer, show a toast, update the hint window. Then it shows the
+//! controller's [`Controller::display`], [`Controller::status`] and [`Controller::controls`].
+//!
+//! Whatever arrives late is recognised and dropped: a worker's answer by its job id, the end
+//! of an animation and a timer by a token that only the current state holds. The tests below
+//! play matches through the controller, with the engine's jobs run in place of the pool.
+//!
+//! The hint is the controller's business too: while the hint window is open, the controller
+//! asks for a hint whenever the question changes (another position, decision or level),
+//! cancels the hint nobody wants any more, and passes the answer on.
+
+use std::time::Duration;
+
+use cubeful_engine::analysis::hint::{Hint, Query};
+use cubeful_engine::game::flow::Next;
+use cubeful_engine::game::{Action, Decision, Event, GameError};
+use cubeful_engine::rules::assembly::MoveAssembly;
+use cubeful_engine::rules::movegen::play_steps;
+use cubeful_engine::search::Level;
+use cubeful_engine::{Dice, LegalMove, Move, Player, Position, Resignation};
+
+use crate::board::{Display, Seat};
+use crate::i18n::{gettext, gettext_f, ngettext_f};
+use crate::jobs::{Job, JobHandle, JobId, JobKind, Output, Reply};
+use crate::session::{error_text, level_name, seat_of, MatchSetup, Opponent, Session};
+use crate::settings::Settings;
+
+/// How long a finished game stays on the board before the next one starts by itself.
+pub const NEXT_GAME_DELAY: Duration = Duration::from_millis(1500);
+
+/// The user's preferences that change the flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preferences {
+    /// Show the bot's moves and forced moves checker by checker.
+    pub animate: bool,
+    /// Play a person's move by itself when the roll leaves no choice.
+    pub auto_forced_moves: bool,
+    /// Start the next game of a match by itself, after [`NEXT_GAME_DELAY`].
+    pub auto_next_game: bool,
+}
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences::from(&Settings::default())
+    }
+}
+
+impl From<&Settings> for Preferences {
+    fn from(s: &Settings) -> Preferences {
+        Preferences {
+            animate: s.animate,
+            auto_forced_moves: s.auto_forced_moves,
+            auto_next_game: s.auto_next_game,
+        }
+    }
+}
+
+/// What the window is doing about the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// No match has been started.
+    NoMatch,
+    /// Waiting for a person: a decision of a human player, or a click for the opening roll.
+    HumanToAct,
+    /// The bot is deciding; its job.
+    BotThinking { job: JobId },
+    /// A move just played (the bot's, or a forced one) is being shown; the token identifies
+    /// the animation.
+    Animating { token: u64 },
+    /// The dice are entered by hand: the roll of `player` (`None`: the opening roll).
+    /// `asking`: the dialog is open; otherwise it opens again on Roll.
+    EnterDice {
+        player: Option<Player>,
+        asking: bool,
+    },
+    /// A game is over; the next one starts by itself when the timer with this token fires.
+    NextGameSoon { token: u64 },
+    /// A game is over; the next one starts when the user asks.
+    GameOver,
+    /// The match is over.
+    MatchOver { winner: Player },
+}
+
+/// How far the person moving has got, as the board reports it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveProgress {
+    /// At least one step is played (it can be taken back).
+    pub started: bool,
+    /// The steps played make a complete legal move (the dice may be clicked).
+    pub complete: bool,
+}
+
+/// What the hint window should show.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HintUpdate {
+    /// The engine is working on it.
+    Thinking,
+    /// There is nothing to give a hint about.
+    Nothing,
+    /// The user stopped the hint.
+    Stopped,
+    /// The hint, for `mover` (the player who decides) against `opponent`.
+    Ready {
+        hint: Hint,
+        mover: String,
+        opponent: String,
+    },
+}
+
+/// Something the window has to do.
+#[derive(Debug)]
+pub enum Effect {
+    /// Give this job to the pool.
+    Submit(Job),
+    /// Show `mv`, played from `start` (mover's view) by the player at `seat`, checker by
+    /// checker; then call [`Controller::animation_done`] with `token`.
+    Animate {
+        token: u64,
+        seat: Seat,
+        start: Position,
+        mv: LegalMove,
+    },
+    /// End the running animation at once (its end is not reported).
+    StopAnimation,
+    /// Ask for the dice of `name`'s roll (`None`: the opening roll); then call
+    /// [`Controller::dice_entered`].
+    AskDice { name: Option<String> },
+    /// Tell that `winner` won the match (`text`: how the last game ended).
+    ShowResult { winner: String, text: String },
+    /// Call [`Controller::timer`] with `token` after `delay`.
+    Timer { token: u64, delay: Duration },
+    /// Show a short message.
+    Toast(String),
+    /// Open the new-match dialog.
+    ShowNewMatch,
+    /// Update the hint window.
+    Hint(HintUpdate),
+}
+
+/// Which actions may be taken now, and which buttons to show.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Controls {
+    /// Roll: the human's roll, the opening roll, dice for the bot, the next game, or a new
+    /// match when there is none.
+    pub roll: bool,
+    pub double: bool,
+    /// Take a double or accept a resignation.
+    pub take: bool,
+    /// Drop a double or reject a resignation.
+    pub drop: bool,
+    pub beaver: bool,
+    pub finish_move: bool,
+    pub undo: bool,
+    pub resign: bool,
+    pub hint: bool,
+    /// The buttons shown beside the status line.
+    pub buttons: Buttons,
+}
+
+/// The buttons shown beside the status line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Buttons {
+    pub roll: bool,
+    pub double: bool,
+    pub finish_move: bool,
+    /// Take and Drop.
+    pub answer_double: bool,
+    pub beaver: bool,
+    /// Accept and Reject.
+    pub answer_resignation: bool,
+    pub next_game: bool,
+}
+
+/// What the hint window was last told about.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum HintView {
+    /// Not known (just opened): tell it.
+    Unknown,
+    /// Nothing to give a hint about.
+    Nothing,
+    /// This question at this level: asked, answered or stopped.
+    Asked(Query, Level),
+}
+
+/// The open hint window's request.
+#[derive(Clone, Debug)]
+struct HintRequest {
+    level: Level,
+    view: HintView,
+    /// The job whose answer is awaited.
+    job: Option<JobHandle>,
+}
+
+/// The match flow of the window.
+#[derive(Debug)]
+pub struct Controller {
+    session: Option<Session>,
+    state: State,
+    prefs: Preferences,
+    /// The id of the next job.
+    next_job: u64,
+    /// The next animation or timer token.
+    next_token: u64,
+    /// The bot's job, while [`State::BotThinking`].
+    bot_job: Option<JobHandle>,
+    /// `None` while the hint window is closed.
+    hint: Option<HintRequest>,
+}
+
+impl Default for Controller {
+    fn default() -> Controller {
+        Controller::new(Preferences::default())
+    }
+}
+
+impl Controller {
+    /// No match yet.
+    pub fn new(prefs: Preferences) -> Controller {
+        Controller {
+            session: None,
+            state: State::NoMatch,
+            prefs,
+            next_job: 1,
+            next_token: 1,
+            bot_job: None,
+            hint: None,
+        }
+    }
+
+    /// The state of the flow.
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    /// The match being played.
+    pub fn session(&self) -> Option<&Session> {
+        self.session.as_ref()
+    }
+
+    /// The preferences in use.
+    pub fn preferences(&self) -> Preferences {
+        self.prefs
+    }
+
+    /// The bot is thinking or a move is being shown: nobody may act.
+    pub fn is_busy(&self) -> bool {
+        matches!(
+            self.state,
+            State::BotThinking { .. } | State::Animating { .. }
+        )
+    }
+
+    /// A move is being shown (the board keeps its scene until it is over).
+    pub fn is_animating(&self) -> bool {
+        matches!(self.state, State::Animating { .. })
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Starting matches, preferences
+    // ------------------------------------------------------------------------------------
+
+    /// Starts a new match (whatever was going on is dropped).
+    pub fn new_match(&mut self, setup: MatchSetup) -> Vec<Effect> {
+        match Session::new(setup) {
+            Ok(session) => self.resume(session),
+            Err(e) => vec![Effect::Toast(error_text(&e))],
+        }
+    }
+
+    /// Goes on with `session` (whatever was going on is dropped).
+    pub fn resume(&mut self, session: Session) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        self.drop_work(&mut fx);
+        self.session = Some(session);
+        self.proceed(&mut fx);
+        self.update_hint(&mut fx);
+        fx
+    }
+
+    /// Changes the preferences; a change that matters now (an automatic next game, a forced
+    /// move) takes effect at once.
+    pub fn set_preferences(&mut self, prefs: Preferences) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let changed = prefs != self.prefs;
+        self.prefs = prefs;
+        if changed
+            && matches!(
+                self.state,
+                State::HumanToAct | State::GameOver | State::NextGameSoon { .. }
+            )
+        {
+            self.proceed(&mut fx);
+            self.update_hint(&mut fx);
+        }
+        fx
+    }
+
+    /// Changes the bot's level from its next decision on.
+    pub fn set_bot_level(&mut self, level: Level) {
+        if let Some(s) = self.session.as_mut() {
+            s.set_bot_level(level);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------
+    // What people do
+    // ------------------------------------------------------------------------------------
+
+    /// Roll (a click on the board, Ctrl+R): a new match when there is none, the next game,
+    /// the opening roll, the human's roll, or the dice dialog again.
+    pub fn roll(&mut self) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match self.state {
+            State::NoMatch => fx.push(Effect::ShowNewMatch),
+            State::GameOver | State::NextGameSoon { .. } => {
+                self.act(&mut fx, |s| s.next_game());
+            }
+            State::EnterDice {
+                player,
+                asking: false,
+            } => self.ask_dice(&mut fx, player),
+            State::HumanToAct => match self.next() {
+                Some(Next::OpeningRoll) => {
+                    self.act(&mut fx, |s| s.opening_roll());
+                }
+                Some(Next::HumanDecides(Decision::Roll { player, .. })) => {
+                    if self.manual_dice() {
+                        self.ask_dice(&mut fx, Some(player));
+                    } else {
+                        self.act(&mut fx, |s| s.act(player, Action::Roll));
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        self.update_hint(&mut fx);
+        fx
+    }
+
+    /// Double (a click on the cube before the roll, Ctrl+D).
+    pub fn double(&mut self) -> Vec<Effect> {
+        match self.human_decision() {
+            Some(Decision::Roll { player, .. }) => self.human_act(player, Action::Double),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Take a double or accept a resignation (Ctrl+T).
+    pub fn take(&mut self) -> Vec<Effect> {
+        match self.human_decision() {
+            Some(Decision::AnswerDouble { player, .. }) => self.human_act(player, Action::Take),
+            Some(Decision::AnswerResignation { player, .. }) => {
+                self.human_act(player, Action::AcceptResignation)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Drop a double or reject a resignation (Ctrl+P).
+    pub fn drop_double(&mut self) -> Vec<Effect> {
+        match self.human_decision() {
+            Some(Decision::AnswerDouble { player, .. }) => self.human_act(player, Action::Drop),
+            Some(Decision::AnswerResignation { player, .. }) => {
+                self.human_act(player, Action::RejectResignation)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Beaver a double (Ctrl+B).
+    pub fn beaver(&mut self) -> Vec<Effect> {
+        match self.human_decision() {
+            Some(Decision::AnswerDouble { player, .. }) => self.human_act(player, Action::Beaver),
+            _ => Vec::new(),
+        }
+    }
+
+    /// A click on the cube: a double before the roll; take (`primary`) or drop an offered
+    /// double.
+    pub fn cube_clicked(&mut self, primary: bool) -> Vec<Effect> {
+        match (self.human_decision(), primary) {
+            (Some(Decision::Roll { .. }), true) => self.double(),
+            (Some(Decision::AnswerDouble { .. }), true) => self.take(),
+            (Some(Decision::AnswerDouble { .. }), false) => self.drop_double(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The person who may offer to resign now, if one may.
+    pub fn resigner(&self) -> Option<Player> {
+        match self.human_decision() {
+            Some(Decision::AnswerResignation { .. }) | None => None,
+            Some(d) => d.player(),
+        }
+    }
+
+    /// The person to act offers to resign `resignation`.
+    pub fn resign(&mut self, resignation: Resignation) -> Vec<Effect> {
+        match self.resigner() {
+            Some(player) => self.human_act(player, Action::Resign(resignation)),
+            None => Vec::new(),
+        }
+    }
+
+    /// The person moving plays `mv` (finished on the board).
+    pub fn finish_move(&mut self, mv: &LegalMove) -> Vec<Effect> {
+        match self.human_decision() {
+            Some(Decision::Move { player, .. }) => self.human_act(player, Action::Move(mv.mv)),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The dice dialog was answered: the dice entered, or `None` when it was cancelled.
+    pub fn dice_entered(&mut self, dice: Option<Dice>) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let State::EnterDice {
+            player,
+            asking: true,
+        } = self.state
+        else {
+            return fx;
+        };
+        let rolled = match dice {
+            // The opening roll is entered as the top player's die, then the bottom player's.
+            Some(dice) => self.act(&mut fx, |s| {
+                s.roll_dice(player.unwrap_or(Player::One), dice)
+            }),
+            None => false,
+        };
+        if !rolled {
+            // A person's own roll goes back to his decision; the bot's roll and the opening
+            // roll wait for Roll to ask again.
+            self.state = match player {
+                Some(p) if !self.is_bot(p) => State::HumanToAct,
+                _ => State::EnterDice {
+                    player,
+                    asking: false,
+                },
+            };
+        }
+        self.update_hint(&mut fx);
+        fx
+    }
+
+    // ------------------------------------------------------------------------------------
+    // What comes back
+    // ------------------------------------------------------------------------------------
+
+    /// A message from the job pool.
+    pub fn reply(&mut self, reply: Reply) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        match reply {
+            Reply::Done {
+                id,
+                output: Output::Bot(action),
+            } => {
+                if self.state != (State::BotThinking { job: id }) {
+                    return fx; // stale: the match changed meanwhile
+                }
+                self.bot_job = None;
+                match action {
+                    Some((player, Action::Move(mv))) => self.play(&mut fx, player, mv),
+                    Some((player, Action::Roll)) if self.manual_dice() => {
+                        self.ask_dice(&mut fx, Some(player));
+                    }
+                    Some((player, action)) => {
+                        if !self.act(&mut fx, |s| s.act(player, action)) {
+                            self.state = State::HumanToAct;
+                        }
+                    }
+                    // Nothing to decide after all: wait for whatever the user does.
+                    None => self.state = State::HumanToAct,
+                }
+                self.update_hint(&mut fx);
+            }
+            Reply::Done {
+                id,
+                output: Output::Hint(hint),
+            } => {
+                let Some(request) = self.hint.as_mut() else {
+                    return fx;
+                };
+                if request.job.as_ref().map(|j| j.id) != Some(id) {
+                    return fx;
+                }
+                request.job = None;
+                let (mover, opponent) = self.hint_names();
+                fx.push(Effect::Hint(HintUpdate::Ready {
+                    hint,
+                    mover,
+                    opponent,
+                }));
+            }
+            // No background tasks yet; their progress has nothing to show.
+            Reply::Done {
+                output: Output::Task(_),
+                ..
+            }
+            | Reply::Progress { .. }
+            | Reply::Cancelled { .. } => {}
+        }
+        fx
+    }
+
+    /// The animation with `token` is over.
+    pub fn animation_done(&mut self, token: u64) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if self.state == (State::Animating { token }) {
+            self.proceed(&mut fx);
+            self.update_hint(&mut fx);
+        }
+        fx
+    }
+
+    /// The timer with `token` fired.
+    pub fn timer(&mut self, token: u64) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if self.state == (State::NextGameSoon { token }) {
+            self.act(&mut fx, |s| s.next_game());
+            self.update_hint(&mut fx);
+        }
+        fx
+    }
+
+    // ------------------------------------------------------------------------------------
+    // Hints
+    // ------------------------------------------------------------------------------------
+
+    /// The hint window was opened (or raised, Ctrl+H) at `level`: it gets a hint about the
+    /// decision at hand, asked again if it had been stopped.
+    pub fn open_hint(&mut self, level: Level) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        let request = self.hint.get_or_insert(HintRequest {
+            level,
+            view: HintView::Unknown,
+            job: None,
+        });
+        request.level = level;
+        if request.job.is_none() {
+            // Asked again: answered or stopped, it is asked anew.
+            request.view = HintView::Unknown;
+        }
+        self.update_hint(&mut fx);
+        fx
+    }
+
+    /// The hint window was closed: its hint is not wanted any more.
+    pub fn close_hint(&mut self) {
+        if let Some(job) = self.hint.take().and_then(|r| r.job) {
+            job.cancel();
+        }
+    }
+
+    /// The hint window's level changed.
+    pub fn set_hint_level(&mut self, level: Level) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if let Some(request) = self.hint.as_mut() {
+            request.level = level;
+            self.update_hint(&mut fx);
+        }
+        fx
+    }
+
+    /// The user stopped the hint being worked on.
+    pub fn stop_hint(&mut self) -> Vec<Effect> {
+        match self.hint.as_mut().and_then(|r| r.job.take()) {
+            Some(job) => {
+                job.cancel();
+                vec![Effect::Hint(HintUpdate::Stopped)]
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// The hint job whose answer is awaited.
+    pub fn pending_hint(&self) -> Option<JobId> {
+        self.hint
+            .as_ref()
+            .and_then(|r| r.job.as_ref())
+            .map(|j| j.id)
+    }
+
+    // ------------------------------------------------------------------------------------
+    // What to show
+    // ------------------------------------------------------------------------------------
+
+    /// What the board shows.
+    pub fn display(&self) -> Display {
+        match &self.session {
+            Some(s) => s.display(matches!(self.state, State::BotThinking { .. })),
+            None => idle_display(),
+        }
+    }
+
+    /// One sentence saying who has to do what (`progress`: the move in progress on the
+    /// board).
+    pub fn status(&self, progress: MoveProgress) -> String {
+        let Some(s) = &self.session else {
+            return gettext("Start a new match with Ctrl+N.");
+        };
+        if let (State::HumanToAct, Some((player, _))) = (self.state, s.human_move()) {
+            if progress.complete {
+                return gettext_f(
+                    "{}: the move is complete — click the dice (Ctrl+F) to play it.",
+                    &[s.name(player)],
+                );
+            }
+        }
+        s.status()
+    }
+
+    /// "Match to 5 points · Ann 2 – 1 Cubeful · Expert" for the window's subtitle.
+    pub fn subtitle(&self) -> String {
+        self.session.as_ref().map(subtitle).unwrap_or_default()
+    }
+
+    /// What happened last.
+    pub fn last_event(&self) -> String {
+        self.session
+            .as_ref()
+            .and_then(|s| s.log().last().cloned())
+            .unwrap_or_default()
+    }
+
+    /// What may be done now (`progress`: the move in progress on the board).
+    pub fn controls(&self, progress: MoveProgress) -> Controls {
+        let Some(session) = &self.session else {
+            return Controls {
+                roll: true,
+                ..Controls::default()
+            };
+        };
+        let waiting = self.state == State::HumanToAct;
+        let human = |p: Player| waiting && !session.is_bot(p);
+        let mut c = Controls {
+            hint: true,
+            ..Controls::default()
+        };
+        let mut b = Buttons::default();
+        match session.game().decision() {
+            Decision::Roll { player, may_double } if human(player) => {
+                b.roll = true;
+                b.double = may_double;
+            }
+            Decision::OpeningRoll => {
+                b.roll = waiting
+                    || self.state
+                        == (State::EnterDice {
+                            player: None,
+                            asking: false,
+                        });
+            }
+            Decision::Move { player, .. } if human(player) => b.finish_move = true,
+            Decision::AnswerDouble {
+                player, may_beaver, ..
+            } if human(player) => {
+                b.answer_double = true;
+                b.beaver = may_beaver;
+            }
+            Decision::AnswerResignation { player, .. } if human(player) => {
+                b.answer_resignation = true;
+            }
+            Decision::NewGame => {
+                b.next_game = matches!(self.state, State::GameOver | State::NextGameSoon { .. });
+            }
+            _ => {}
+        }
+        let bot_dice = matches!(
+            self.state,
+            State::EnterDice {
+                player: Some(p),
+                asking: false,
+            } if self.is_bot(p)
+        );
+        c.roll = b.roll || b.next_game || bot_dice;
+        c.double = b.double;
+        c.take = b.answer_double || b.answer_resignation;
+        c.drop = c.take;
+        c.beaver = b.beaver;
+        c.finish_move = b.finish_move && progress.complete;
+        c.undo = b.finish_move && progress.started;
+        c.resign = self.resigner().is_some();
+        c.buttons = b;
+        c
+    }
+
+    // ------------------------------------------------------------------------------------
+    // The flow
+    // ------------------------------------------------------------------------------------
+
+    /// What the engine says comes next, with the preferences.
+    fn next(&self) -> Option<Next> {
+        self.session
+            .as_ref()
+            .map(|s| s.next(self.prefs.auto_next_game))
+    }
+
+    fn is_bot(&self, player: Player) -> bool {
+        self.session.as_ref().is_some_and(|s| s.is_bot(player))
+    }
+
+    fn manual_dice(&self) -> bool {
+        self.session.as_ref().is_some_and(|s| s.setup().manual_dice)
+    }
+
+    /// The decision a person has to make now, if the window waits for one.
+    fn human_decision(&self) -> Option<Decision> {
+        if self.state != State::HumanToAct {
+            return None;
+        }
+        match self.next()? {
+            Next::HumanDecides(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// `player` (a person) does `action`.
+    fn human_act(&mut self, player: Player, action: Action) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        self.act(&mut fx, |s| s.act(player, action));
+        self.update_hint(&mut fx);
+        fx
+    }
+
+    /// Changes the game with `f`; on success goes on with what comes next, on refusal tells
+    /// why (and changes nothing).
+    fn act(
+        &mut self,
+        fx: &mut Vec<Effect>,
+        f: impl FnOnce(&mut Session) -> Result<Vec<Event>, GameError>,
+    ) -> bool {
+        let Some(session) = self.session.as_mut() else {
+            return false;
+        };
+        match f(session) {
+            Ok(_) => {
+                self.proceed(fx);
+                true
+            }
+            Err(e) => {
+                fx.push(Effect::Toast(error_text(&e)));
+                false
+            }
+        }
+    }
+
+    /// Plays `mv` for `player` and shows it (if animations are on), then goes on.
+    fn play(&mut self, fx: &mut Vec<Effect>, player: Player, mv: Move) {
+        let Some(session) = self.session.as_mut() else {
+            return;
+        };
+        let start = session.game().position();
+        if let Err(e) = session.act(player, Action::Move(mv)) {
+            fx.push(Effect::Toast(error_text(&e)));
+            self.state = State::HumanToAct;
+            return;
+        }
+        if self.prefs.animate && !mv.is_empty() {
+            let token = self.token();
+            let position = play_steps(&start, mv.steps()).unwrap_or(start);
+            self.state = State::Animating { token };
+            fx.push(Effect::Animate {
+                token,
+                seat: seat_of(player),
+                start,
+                mv: LegalMove { mv, position },
+            });
+        } else {
+            self.proceed(fx);
+        }
+    }
+
+    /// Opens the dice dialog for `player`'s roll (`None`: the opening roll).
+    fn ask_dice(&mut self, fx: &mut Vec<Effect>, player: Option<Player>) {
+        self.state = State::EnterDice {
+            player,
+            asking: true,
+        };
+        let name = player.and_then(|p| self.session.as_ref().map(|s| s.name(p).to_string()));
+        fx.push(Effect::AskDice { name });
+    }
+
+    /// Starts whatever comes next that does not wait for a person, and settles in the state
+    /// that waits for what comes after.
+    fn proceed(&mut self, fx: &mut Vec<Effect>) {
+        // Automatic rolls (none with the session's flow today) loop; everything else settles.
+        for _ in 0..4 {
+            let Some(next) = self.next() else {
+                self.state = State::NoMatch;
+                return;
+            };
+            match next {
+                Next::BotDecides(decision) => {
+                    self.ask_bot(fx, decision);
+                    return;
+                }
+                Next::HumanDecides(Decision::Move { player, dice }) => {
+                    self.state = State::HumanToAct;
+                    if self.prefs.auto_forced_moves {
+                        let position = self.session.as_ref().map(|s| s.game().position());
+                        if let Some(forced) =
+                            position.and_then(|p| MoveAssembly::new(p, dice).forced())
+                        {
+                            if !forced.mv.is_empty() {
+                                self.play(fx, player, forced.mv);
+                            }
+                        }
+                    }
+                    return;
+                }
+                Next::HumanDecides(_) | Next::OpeningRoll => {
+                    self.state = State::HumanToAct;
+                    return;
+                }
+                Next::EnterDice(player) => {
+                    self.ask_dice(fx, player);
+                    return;
+                }
+                Next::AutoRoll(player) => {
+                    let rolled = self.session.as_mut().map(|s| s.act(player, Action::Roll));
+                    if !matches!(rolled, Some(Ok(_))) {
+                        self.state = State::HumanToAct;
+                        return;
+                    }
+                }
+                Next::NextGame => {
+                    let token = self.token();
+                    self.state = State::NextGameSoon { token };
+                    fx.push(Effect::Timer {
+                        token,
+                        delay: NEXT_GAME_DELAY,
+                    });
+                    return;
+                }
+                Next::GameOver => {
+                    self.state = State::GameOver;
+                    return;
+                }
+                Next::MatchOver(winner) => {
+                    if !matches!(self.state, State::MatchOver { .. }) {
+                        let s = self.session.as_ref().expect("a match is on");
+                        fx.push(Effect::ShowResult {
+                            winner: s.name(winner).to_string(),
+                            text: s.log().last().cloned().unwrap_or_default(),
+                        });
+                    }
+                    self.state = State::MatchOver { winner };
+                    return;
+                }
+            }
+        }
+        self.state = State::HumanToAct;
+    }
+
+    /// Hands the bot's decision to a job: the position, the match state and the rules, never
+    /// the game with its dice.
+    fn ask_bot(&mut self, fx: &mut Vec<Effect>, decision: Decision) {
+        let Some(session) = self.session.as_ref() else {
+            return;
+        };
+        let (Some(level), Some(query)) = (session.bot_level(), Query::from_game(session.game()))
+        else {
+            self.state = State::HumanToAct;
+            return;
+        };
+        let may_double = matches!(
+            decision,
+            Decision::Roll {
+                may_double: true,
+                ..
+            }
+        );
+        let job = Job::new(
+            self.job_id(),
+            JobKind::Bot {
+                query,
+                may_double,
+                level,
+            },
+        );
+        self.state = State::BotThinking { job: job.id };
+        self.bot_job = Some(job.handle());
+        fx.push(Effect::Submit(job));
+    }
+
+    /// Drops the work in progress for another match: the bot's job, an animation, a timer.
+    fn drop_work(&mut self, fx: &mut Vec<Effect>) {
+        if let Some(job) = self.bot_job.take() {
+            job.cancel();
+        }
+        if self.is_animating() {
+            fx.push(Effect::StopAnimation);
+        }
+        self.state = State::NoMatch;
+    }
+
+    /// Asks for a hint if the hint window is open and the question changed.
+    fn update_hint(&mut self, fx: &mut Vec<Effect>) {
+        if self.is_animating() {
+            // The position shown is not the game's yet: ask once the move is shown.
+            return;
+        }
+        let wanted = self
+            .session
+            .as_ref()
+            .filter(|s| s.human_to_act().is_some())
+            .and_then(|s| Query::from_game(s.game()));
+        let next_id = self.next_job;
+        let Some(request) = self.hint.as_mut() else {
+            return;
+        };
+        let view = match wanted {
+            Some(query) => HintView::Asked(query, request.level),
+            None => HintView::Nothing,
+        };
+        if view == request.view {
+            return;
+        }
+        if let Some(job) = request.job.take() {
+            job.cancel();
+        }
+        request.view = view;
+        match view {
+            HintView::Asked(query, level) => {
+                let job = Job::new(JobId(next_id), JobKind::Hint { query, level });
+                request.job = Some(job.handle());
+                self.next_job += 1;
+                fx.push(Effect::Hint(HintUpdate::Thinking));
+                fx.push(Effect::Submit(job));
+            }
+            HintView::Nothing | HintView::Unknown => fx.push(Effect::Hint(HintUpdate::Nothing)),
+        }
+    }
+
+    /// The player a hint is for (who decides: the player doubled, when a double is to be
+    /// answered) and the other one.
+    fn hint_names(&self) -> (String, String) {
+        self.session
+            .as_ref()
+            .map(|s| {
+                let p = s.game().to_act().unwrap_or_else(|| s.game().on_roll());
+                (s.name(p).to_string(), s.name(p.other()).to_string())
+            })
+            .unwrap_or_default()
+    }
+
+    fn job_id(&mut self) -> JobId {
+        let id = JobId(self.next_job);
+        self.next_job += 1;
+        id
+    }
+
+    fn token(&mut self) -> u64 {
+        let token = self.next_token;
+        self.next_token += 1;
+        token
+    }
+}
+
+/// The board before any match: the starting position and an invitation.
+pub fn idle_display() -> Display {
+    Display {
+        roll: Some(Seat::Bottom),
+        prompt: Some((Seat::Bottom, gettext("Click to start a new match"))),
+        idle: true,
+        ..Display::default()
+    }
+}
+
+/// "Match to 5 points · Ann 2 – 1 Cubeful · Expert".
+fn subtitle(s: &Session) -> String {
+    let score = s.game().score();
+    let names = &s.setup().names;
+    let scores = gettext_f(
+        "{} {} – {} {}",
+        &[
+            &names[0],
+            &score[Player::One.index()].to_string(),
+            &score[Player::Zero.index()].to_string(),
+            &names[1],
+        ],
+    );
+    let length = s.setup().length;
+    let kind = if length == 0 {
+        gettext("Money session")
+    } else {
+        ngettext_f(
+            "Match to {} point",
+            "Match to {} points",
+            u32::from(length),
+            &[&length.to_string()],
+        )
+    };
+    let opponent = match s.setup().opponent {
+        Opponent::Bot(level) => level_name(level),
+        Opponent::Human => gettext("two players"),
+    };
+    format!("{kind} · {scores} · {opponent}")
+}
+
+#[cfg(test)]
+mod tests;
