@@ -19,7 +19,7 @@
 
 use serde::Serialize;
 
-use crate::cube::met::{MatchEquityTable, MatchScore};
+use crate::cube::met::{AwayLookup, MatchEquityTable, MatchScore};
 use crate::cube::{decide, CubeAction, CubeContext, Scoring};
 use crate::game::match_state::{MatchState, Player};
 use crate::game::record::analysis::{CubeAnalysis, Luck, MoveAnalysis, Skill};
@@ -288,34 +288,11 @@ fn mwc_of_aways_f32(
     player: Player,
     post_crawford: bool,
 ) -> f32 {
-    let mine = player.index();
-    if away[mine] <= 0 {
-        return 1.0;
-    }
-    if away[1 - mine] <= 0 {
-        return 0.0;
-    }
-    let a = [away[0] as usize, away[1] as usize];
-    if post_crawford && (a[0] == 1 || a[1] == 1) {
-        let trailer = if a[0] == 1 && a[1] != 1 {
-            Player::One
-        } else if a[1] == 1 && a[0] != 1 {
-            Player::Zero
-        } else {
-            player
-        };
-        let m = met.post_crawford(trailer, a[trailer.index()]) as f32;
-        if trailer == player {
-            m
-        } else {
-            1.0 - m
-        }
-    } else {
-        let m0 = met.pre_crawford(a[0], a[1]) as f32;
-        match player {
-            Player::Zero => m0,
-            Player::One => 1.0 - m0,
-        }
+    match met.lookup(away, player, post_crawford) {
+        AwayLookup::Won => 1.0,
+        AwayLookup::Lost => 0.0,
+        AwayLookup::Entry(m) => m as f32,
+        AwayLookup::Complement(m) => 1.0 - m as f32,
     }
 }
 

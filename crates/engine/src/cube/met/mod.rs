@@ -380,12 +380,25 @@ impl MatchEquityTable {
     /// MWC of `player` from the aways of both players, in the Crawford game or before it
     /// (`post_crawford == false`) or after it.
     fn mwc_of_aways(&self, away: [i64; 2], player: Player, post_crawford: bool) -> f64 {
+        match self.lookup(away, player, post_crawford) {
+            AwayLookup::Won => 1.0,
+            AwayLookup::Lost => 0.0,
+            AwayLookup::Entry(m) => m,
+            AwayLookup::Complement(m) => 1.0 - m,
+        }
+    }
+
+    /// Where the MWC of `player` at these aways comes from: a finished match, or one table entry
+    /// (player 0's pre-Crawford MWC, or the post-Crawford trailer's) taken as it is or as `1 − `
+    /// it. Callers that must round as GNU Backgammon does (single precision) complement the
+    /// entry in their own precision.
+    pub(crate) fn lookup(&self, away: [i64; 2], player: Player, post_crawford: bool) -> AwayLookup {
         let mine = player.index();
         if away[mine] <= 0 {
-            return 1.0;
+            return AwayLookup::Won;
         }
         if away[1 - mine] <= 0 {
-            return 0.0;
+            return AwayLookup::Lost;
         }
         let a = [away[0] as usize, away[1] as usize];
         if post_crawford && (a[0] == 1 || a[1] == 1) {
@@ -400,15 +413,15 @@ impl MatchEquityTable {
             };
             let m = self.post_crawford(trailer, a[trailer.index()]);
             if trailer == player {
-                m
+                AwayLookup::Entry(m)
             } else {
-                1.0 - m
+                AwayLookup::Complement(m)
             }
         } else {
             let m0 = self.pre_crawford(a[0], a[1]);
             match player {
-                Player::Zero => m0,
-                Player::One => 1.0 - m0,
+                Player::Zero => AwayLookup::Entry(m0),
+                Player::One => AwayLookup::Complement(m0),
             }
         }
     }
@@ -672,6 +685,19 @@ fn malformed(text: &str, format: MetFormat, pos: usize, reason: String) -> MetEr
 
 /// An error during parsing: byte offset and reason.
 type Located = (usize, String);
+
+/// The source of a MWC at given aways ([`MatchEquityTable::lookup`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum AwayLookup {
+    /// The player has won the match.
+    Won,
+    /// The player has lost the match.
+    Lost,
+    /// The player's MWC is this table entry.
+    Entry(f64),
+    /// The player's MWC is one minus this table entry.
+    Complement(f64),
+}
 
 #[cfg(test)]
 mod tests {
