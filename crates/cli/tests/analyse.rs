@@ -5,9 +5,7 @@
 
 mod common;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use common::{assert_refused, run, stdout};
 use cubeful_engine::formats::sgf::{self, tree};
@@ -354,21 +352,7 @@ fn gnubg_reports_what_we_report_for_our_analysis() {
             "set confirm new off\nload match {}\nshow statistics match\nquit\n",
             out.display()
         );
-        let mut child = Command::new(&gnubg)
-            .args(["-t", "-q"])
-            .env("HOME", &home)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("gnubg starts");
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        let output = child.wait_with_output().unwrap();
+        let output = common::run_gnubg_script(&gnubg, &home, &script);
         let said = String::from_utf8_lossy(&output.stdout).into_owned();
         let theirs = statistics_block(&said);
         let ours = statistics_block(&ours);

@@ -16,9 +16,9 @@
 //! Where gnubg is not installed the test says so loudly and passes; under CI (`CI=true`) it
 //! fails instead (`.ci/run` installs the Debian package `gnubg`).
 
-use std::io::Write as _;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use cubeful_engine::formats::mat::{ActionKind, MatchFile, Play};
 use cubeful_engine::formats::notation::parse_move;
@@ -373,21 +373,7 @@ fn gnubg_loads_what_cubeful_writes() {
         "load match {}\nshow board\nquit\n",
         file.display()
     ));
-    let mut child = Command::new(&gnubg)
-        .args(["-t", "-q"])
-        .env("HOME", &home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gnubg starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = common::run_gnubg_script(&gnubg, &home, &script);
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),
