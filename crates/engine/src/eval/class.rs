@@ -4,7 +4,7 @@
 //! a game only ever moves "down" the list, and the evaluation never jumps back and forth between
 //! two nets.
 
-use crate::rules::position::{Position, Side};
+use crate::rules::position::{Position, BAR, OFF};
 
 /// The evaluator class of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -38,15 +38,33 @@ impl PositionClass {
 
 /// The class of `position` (gnubg's criteria for contact and crashed; docs/ENGINE.md §Position
 /// classes).
+///
+/// Read straight from the board (this runs for every position evaluated): each side's
+/// farthest-back checker as an index of its own point array (0 = its ace point, 24 = its bar),
+/// and for the crashed test its checkers on the board and on its ace and two points.
 pub fn classify(position: &Position) -> PositionClass {
-    let player = position.side(Side::Player);
-    let opponent = position.side(Side::Opponent);
-    let back = |s: &[u8; 25]| (0..25).rev().find(|&i| s[i] > 0);
-    let (Some(back_player), Some(back_opponent)) = (back(&player), back(&opponent)) else {
+    let b = position.board();
+    let back_player = if b[BAR] > 0 {
+        Some(24)
+    } else {
+        (1..=24).rev().find(|&p| b[p] > 0).map(|p| p - 1)
+    };
+    let back_opponent = if b[OFF] < 0 {
+        Some(24)
+    } else {
+        (1..=24).find(|&p| b[p] < 0).map(|p| 24 - p)
+    };
+    let (Some(back_player), Some(back_opponent)) = (back_player, back_opponent) else {
         return PositionClass::Over;
     };
     if back_player + back_opponent > 22 {
-        if crashed(&opponent) || crashed(&player) {
+        let mine = |c: i8| i32::from(c.max(0));
+        let theirs = |c: i8| i32::from(c.min(0)).abs();
+        let player_total: i32 = b[1..=BAR].iter().map(|&c| mine(c)).sum();
+        let opponent_total: i32 = b[OFF..=24].iter().map(|&c| theirs(c)).sum();
+        if crashed(opponent_total, theirs(b[24]), theirs(b[23]))
+            || crashed(player_total, mine(b[1]), mine(b[2]))
+        {
             PositionClass::Crashed
         } else {
             PositionClass::Contact
@@ -58,12 +76,10 @@ pub fn classify(position: &Position) -> PositionClass {
     }
 }
 
-/// gnubg's crashed test for one side: at most six active checkers.
-fn crashed(side: &[u8; 25]) -> bool {
+/// gnubg's crashed test for one side with `total` checkers on the board (bar included), `ace`
+/// on its ace point and `two` on its two-point: at most six active checkers.
+fn crashed(total: i32, ace: i32, two: i32) -> bool {
     const N: i32 = 6;
-    let total: i32 = side.iter().map(|&c| i32::from(c)).sum();
-    let ace = i32::from(side[0]);
-    let two = i32::from(side[1]);
     // Dead checkers: all of a made ace point, and all but one checker on the two-point.
     total <= N
         || (ace >= 2 && (total - ace <= N || (two >= 2 && total - ace - (two - 1) <= N)))
@@ -108,5 +124,58 @@ mod tests {
             classify(&pos(&[(20, 2), (6, 13)], &[(1, 2), (6, 13)])),
             PositionClass::Contact
         );
+    }
+
+    /// The classes as the per-side arrays define them (the definition), for comparison.
+    fn by_sides(position: &Position) -> PositionClass {
+        use crate::rules::position::Side;
+        let player = position.side(Side::Player);
+        let opponent = position.side(Side::Opponent);
+        let back = |s: &[u8; 25]| (0..25).rev().find(|&i| s[i] > 0);
+        let side_crashed = |s: &[u8; 25]| {
+            let total: i32 = s.iter().map(|&c| i32::from(c)).sum();
+            crashed(total, i32::from(s[0]), i32::from(s[1]))
+        };
+        let (Some(bp), Some(bo)) = (back(&player), back(&opponent)) else {
+            return PositionClass::Over;
+        };
+        if bp + bo > 22 {
+            if side_crashed(&opponent) || side_crashed(&player) {
+                PositionClass::Crashed
+            } else {
+                PositionClass::Contact
+            }
+        } else if bp < 6 && bo < 6 {
+            PositionClass::Bearoff
+        } else {
+            PositionClass::Race
+        }
+    }
+
+    #[test]
+    fn board_reading_agrees_with_the_side_arrays_in_real_games() {
+        use crate::rules::dice::Dice;
+        use crate::rules::movegen::legal_moves;
+        let mut state = 11u64;
+        let mut seen = [0usize; 5];
+        for _ in 0..300 {
+            let mut p = Position::starting();
+            loop {
+                for q in [p, p.swap()] {
+                    assert_eq!(classify(&q), by_sides(&q), "{q:?}");
+                    seen[classify(&q) as usize] += 1;
+                }
+                let r = crate::game::splitmix64(&mut state);
+                let dice = Dice::new((r % 6) as u8 + 1, ((r >> 8) % 6) as u8 + 1).unwrap();
+                let moves = legal_moves(&p, dice);
+                let next = moves[(r >> 16) as usize % moves.len()].position;
+                if next.result().is_some() {
+                    assert_eq!(classify(&next), PositionClass::Over);
+                    break;
+                }
+                p = next.swap();
+            }
+        }
+        assert!(seen[1..].iter().all(|&n| n > 0), "{seen:?}");
     }
 }

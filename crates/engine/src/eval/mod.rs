@@ -22,7 +22,7 @@ use crate::eval::nn::{Net, NetClass, NetFileError, OUTPUTS};
 use crate::eval::prune::PruneNets;
 use crate::rules::dice::Dice;
 use crate::rules::movegen::{LegalMove, MoveGenerator};
-use crate::rules::position::{Position, Side, WinKind};
+use crate::rules::position::{Position, Side, WinKind, BAR, OFF};
 
 /// Cubeless chances of the player on roll. Gammon chances include backgammons (cumulative), as
 /// GNU Backgammon reports them.
@@ -455,40 +455,55 @@ struct SideFacts {
     gammon_cross: u32,
 }
 
-fn side_facts(s: &[u8; 25]) -> SideFacts {
-    let mut back = -1;
-    let mut total = 0;
-    let mut cross = 0;
-    let mut gammon_cross = 1;
-    for (i, &n) in s.iter().enumerate() {
-        if n == 0 {
-            continue;
+/// The facts of `side`, read straight from the board (this runs for every position the nets
+/// judge): the checkers of each quadrant of its own numbering (points 1–6, 7–12, 13–18, 19–24,
+/// then the bar) and its farthest-back checker.
+fn side_facts(position: &Position, side: Side) -> SideFacts {
+    let b = position.board();
+    let mine = |c: i8| u32::from(c.max(0).unsigned_abs());
+    let theirs = |c: i8| u32::from(c.min(0).unsigned_abs());
+    let (quadrants, back) = match side {
+        Side::Player => {
+            let sum = |from: usize| b[from..from + 6].iter().map(|&c| mine(c)).sum::<u32>();
+            let back = if b[BAR] > 0 {
+                24
+            } else {
+                (1..=24)
+                    .rev()
+                    .find(|&p| b[p] > 0)
+                    .map_or(-1, |p| p as i32 - 1)
+            };
+            ([sum(1), sum(7), sum(13), sum(19), mine(b[BAR])], back)
         }
-        let n = u32::from(n);
-        back = i as i32;
-        total += n;
-        let q = match i {
-            0..=5 => 0,
-            6..=11 => 1,
-            12..=17 => 2,
-            18..=23 => 3,
-            _ => 4,
-        };
-        cross += n * (q + 1);
-        gammon_cross += n * q;
-    }
-    SideFacts {
+        Side::Opponent => {
+            // The opponent's point k is the board's point 25 − k.
+            let sum = |to: usize| b[to - 5..=to].iter().map(|&c| theirs(c)).sum::<u32>();
+            let back = if b[OFF] < 0 {
+                24
+            } else {
+                (1..=24).find(|&p| b[p] < 0).map_or(-1, |p| 24 - p as i32)
+            };
+            ([sum(24), sum(18), sum(12), sum(6), theirs(b[OFF])], back)
+        }
+    };
+    let mut facts = SideFacts {
         back,
-        total,
-        cross,
-        gammon_cross,
+        total: 0,
+        cross: 0,
+        gammon_cross: 1,
+    };
+    for (q, &n) in quadrants.iter().enumerate() {
+        facts.total += n;
+        facts.cross += n * (q as u32 + 1);
+        facts.gammon_cross += n * q as u32;
     }
+    facts
 }
 
 /// The hard rules of docs/ENGINE.md §Sanity rules applied to a net's output for `position`.
 pub fn sanity_check(position: &Position, p: &mut Probabilities) {
-    let opp = side_facts(&position.side(Side::Opponent));
-    let me = side_facts(&position.side(Side::Player));
+    let opp = side_facts(position, Side::Opponent);
+    let me = side_facts(position, Side::Player);
     let contact = opp.back + me.back >= 24;
     // A bound on the turns each side needs to finish without contact: two turns per crossing
     // left, the bound GNU Backgammon uses when a side is not inside its one-sided bearoff
@@ -638,6 +653,36 @@ mod net_tests {
             }
         }
         out
+    }
+
+    /// The side facts as the per-side arrays define them, for comparison.
+    fn facts_by_sides(s: &[u8; 25]) -> (i32, u32, u32, u32) {
+        let mut back = -1;
+        let (mut total, mut cross, mut gammon_cross) = (0, 0, 1);
+        for (i, &n) in s.iter().enumerate() {
+            if n > 0 {
+                let q = (i / 6) as u32;
+                back = i as i32;
+                total += u32::from(n);
+                cross += u32::from(n) * (q + 1);
+                gammon_cross += u32::from(n) * q;
+            }
+        }
+        (back, total, cross, gammon_cross)
+    }
+
+    #[test]
+    fn side_facts_read_from_the_board_are_the_side_arrays_facts() {
+        for p in sample_positions(20_000) {
+            for side in [Side::Player, Side::Opponent] {
+                let f = side_facts(&p, side);
+                assert_eq!(
+                    (f.back, f.total, f.cross, f.gammon_cross),
+                    facts_by_sides(&p.side(side)),
+                    "{p:?} {side:?}"
+                );
+            }
+        }
     }
 
     #[test]

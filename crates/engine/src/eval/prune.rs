@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use crate::eval::inputs::{BAR_CODE, BASE_INPUTS, BASE_INPUTS_PER_SIDE, INPUT_VERSION, POINT_CODE};
-use crate::eval::nn::{sigmoid, Net, NetClass, NetFileError, OUTPUTS};
-use crate::rules::position::{Position, Side};
+use crate::eval::nn::{Net, NetClass, NetFileError, OUTPUTS};
+use crate::rules::position::{Position, BAR, OFF};
 
 /// The three pruning nets, one per class of full net.
 #[derive(Clone, Debug)]
@@ -135,9 +135,9 @@ impl PruneNets {
     /// The raw outputs of the pruning net of `class` for `position` (player on roll). `hidden`
     /// is scratch space of at least [`PruneNets::max_hidden`] values.
     ///
-    /// The same as [`Net::forward`] on [`crate::eval::inputs::base_inputs`], computed straight
-    /// from the board: the hidden layer starts at its biases and adds, for every occupied slot,
-    /// the rows of its (at most four) non-zero inputs.
+    /// The same as [`Net::forward`] on [`crate::eval::inputs::base_inputs`], bit for bit,
+    /// computed straight from the board: the hidden layer starts at its biases and adds, for
+    /// every occupied slot, the rows of its (at most four) non-zero inputs.
     pub fn forward(
         &self,
         class: NetClass,
@@ -145,40 +145,42 @@ impl PruneNets {
         hidden: &mut [f32],
     ) -> [f32; OUTPUTS] {
         let net = self.net(class);
-        let nh = net.hidden();
-        let (w1, b1, w2, b2) = net.params();
-        let h = &mut hidden[..nh];
-        h.copy_from_slice(b1);
-        for (block, side) in [(0, Side::Opponent), (BASE_INPUTS_PER_SIDE, Side::Player)] {
-            let counts = position.side(side);
-            for (slot, &n) in counts.iter().enumerate() {
-                if n == 0 {
-                    continue;
-                }
-                let code = if slot == 24 { &BAR_CODE } else { &POINT_CODE };
-                let code = &code[usize::from(n).min(15)];
-                for (j, &x) in code.iter().enumerate() {
-                    if x == 0.0 {
-                        continue;
-                    }
-                    let i = block + 4 * slot + j;
-                    let row = &w1[i * nh..(i + 1) * nh];
-                    for (a, &w) in h.iter_mut().zip(row) {
-                        *a += w * x;
-                    }
+        // The non-zero inputs in increasing order: the opponent's slots (its own points 1 to 24,
+        // then its bar), then the player's, each with its (at most four) non-zero codes. At
+        // most 16 slots of a side are occupied.
+        let mut index = [0u16; 2 * 16 * 4];
+        let mut value = [0.0f32; 2 * 16 * 4];
+        let mut active = 0;
+        let mut add = |first: usize, checkers: i8, code: &[[f32; 4]; 16]| {
+            let n = usize::from(checkers.unsigned_abs()).min(15);
+            for (j, &x) in code[n].iter().enumerate() {
+                if x != 0.0 {
+                    index[active] = (first + j) as u16;
+                    value[active] = x;
+                    active += 1;
                 }
             }
+        };
+        let b = position.board();
+        // The opponent's point k (1..=24, from its side) is the board's point 25 − k.
+        for k in 1..=24 {
+            if b[25 - k] < 0 {
+                add(4 * (k - 1), b[25 - k], &POINT_CODE);
+            }
         }
-        for a in h.iter_mut() {
-            *a = sigmoid(*a);
+        if b[OFF] < 0 {
+            add(4 * 24, b[OFF], &BAR_CODE);
         }
-        let mut out = [0.0f32; OUTPUTS];
-        for (o, y) in out.iter_mut().enumerate() {
-            let row = &w2[o * nh..(o + 1) * nh];
-            let z: f32 = row.iter().zip(h.iter()).map(|(w, x)| w * x).sum();
-            *y = sigmoid(b2[o] + z);
+        for (k, &c) in b.iter().enumerate().take(25).skip(1) {
+            if c > 0 {
+                add(BASE_INPUTS_PER_SIDE + 4 * (k - 1), c, &POINT_CODE);
+            }
         }
-        out
+        if b[BAR] > 0 {
+            add(BASE_INPUTS_PER_SIDE + 4 * 24, b[BAR], &BAR_CODE);
+        }
+        net.hidden_sparse(&index[..active], &value[..active], hidden);
+        net.output_layer(&hidden[..net.hidden()])
     }
 }
 
@@ -242,8 +244,9 @@ mod tests {
                 let mut slow = [0.0f32; OUTPUTS];
                 nets.net(class).forward(&x, &mut scratch, &mut slow);
                 for (a, b) in fast.iter().zip(slow) {
-                    assert!(
-                        (a - b).abs() < 1e-5,
+                    assert_eq!(
+                        a.to_bits(),
+                        b.to_bits(),
                         "{p:?} {class:?}: {fast:?} vs {slow:?}"
                     );
                 }

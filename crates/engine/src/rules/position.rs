@@ -222,15 +222,11 @@ impl Position {
 
     /// Checkers of `side` still in play (on the board or on the bar).
     pub fn on_board(&self, side: Side) -> u8 {
-        let mut n: i32 = 0;
-        for point in 1..=24 {
-            let c = i32::from(self.board[point]);
-            match side {
-                Side::Player if c > 0 => n += c,
-                Side::Opponent if c < 0 => n -= c,
-                _ => {}
-            }
-        }
+        let points = &self.board[1..=24];
+        let n: i32 = match side {
+            Side::Player => points.iter().map(|&c| i32::from(c.max(0))).sum(),
+            Side::Opponent => points.iter().map(|&c| -i32::from(c.min(0))).sum(),
+        };
         n as u8 + self.bar(side)
     }
 

@@ -40,12 +40,15 @@ impl AnalysisLevel {
     }
 
     /// Cubeful n-ply evaluation without noise and with GNU Backgammon's analysis move filter,
-    /// the Large preset (its `set analysis chequerplay evaluation plies N`), `plies` capped at 4.
+    /// the Large preset (its `set analysis chequerplay evaluation plies N`), `plies` capped at 4,
+    /// with the pruning nets choosing the plays inside the search as GNU Backgammon's analysis
+    /// does (docs/ENGINE.md §Pruning nets; without pruning nets the search scores every play).
     /// (GNU Backgammon's playing levels, [`AnalysisLevel::of`], use the Normal filter.)
     pub fn plies(plies: u8) -> AnalysisLevel {
         AnalysisLevel::Ply(EvalSettings {
             plies: plies.min(4),
             filter: FilterPreset::Large,
+            prune: plies > 0,
             ..Level::Expert.settings()
         })
     }
@@ -136,15 +139,15 @@ impl AnalysisLevel {
 }
 
 /// The evaluation context stored with an n-ply figure at `plies` (the depth a candidate was
-/// scored at, which may be less than the settings' for a play the filters pruned). Cubeful never
-/// uses pruning nets, so `prune` is false.
+/// scored at, which may be less than the settings' for a play the filters pruned); `prune` says
+/// whether the search chose inner plays with the pruning nets (as GNU Backgammon records its own).
 pub(crate) fn eval_context(settings: &EvalSettings, plies: u8) -> EvalContext {
     EvalContext {
         plies,
         cubeful: settings.cubeful,
         deterministic: settings.deterministic,
         noise: f64::from(settings.noise),
-        prune: false,
+        prune: settings.prune && plies > 0,
     }
 }
 

@@ -41,7 +41,6 @@
 //! text ([`format::settings_text`]).
 
 pub mod dice;
-mod evaluator;
 pub mod format;
 pub mod record;
 mod result;

@@ -19,14 +19,13 @@ use crate::cube::{
 };
 use crate::eval::bearoff::{BearoffDb, CubeState};
 use crate::eval::class::{classify, PositionClass};
-use crate::eval::{Nets, Probabilities};
+use crate::eval::{BearoffOracle, Evaluator, Nets, Probabilities};
 use crate::rules::dice::Dice;
 use crate::rules::movegen::MoveGenerator;
 use crate::rules::position::Position;
 use crate::search::{EvalSettings, Search};
 
 use super::dice::RolloutDice;
-use super::evaluator::RolloutEvaluator;
 use super::settings::RolloutSettings;
 use super::stats::OUTPUTS;
 
@@ -106,7 +105,7 @@ enum CubeStep {
 /// A thread's player of trials: the fast 0-ply evaluator, a searcher (with its caches) for
 /// deeper evaluations, and a move generator.
 pub(super) struct Worker {
-    fast: RolloutEvaluator,
+    fast: Evaluator,
     search: Search,
     bearoff: Option<Arc<BearoffDb>>,
     generator: MoveGenerator,
@@ -118,7 +117,12 @@ impl Worker {
         let mut search = Search::new(nets.clone());
         search.set_bearoff(bearoff.clone());
         Worker {
-            fast: RolloutEvaluator::new(nets, bearoff.clone(), cache),
+            fast: {
+                let mut fast = Evaluator::new(nets);
+                fast.set_cache(cache);
+                fast.set_bearoff(bearoff.clone().map(|db| db as Arc<dyn BearoffOracle>));
+                fast
+            },
             search,
             bearoff,
             generator: MoveGenerator::new(),

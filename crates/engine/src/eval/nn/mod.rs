@@ -25,6 +25,9 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+#[cfg(target_arch = "x86_64")]
+mod blocked;
+
 /// Number of outputs of every net: win, win gammon, win backgammon, lose gammon, lose backgammon.
 pub const OUTPUTS: usize = 5;
 
@@ -214,8 +217,11 @@ impl Net {
     /// Evaluates the net. `hidden` is scratch space of at least [`Net::hidden`] values; on return
     /// it holds the hidden activations (training uses them). `x` must have [`Net::inputs`] values.
     ///
-    /// On x86-64 processors with AVX2 and FMA the same code runs compiled for those instructions
-    /// (eight floats per operation instead of four); the choice is made at run time.
+    /// On x86-64 processors with AVX2 and FMA the pass runs with eight floats per operation:
+    /// for hidden layers of a multiple of 64 units the register-blocked pass of
+    /// [`blocked`](self::blocked) (the usual nets), otherwise the same code as the portable pass
+    /// compiled for those instructions. The choice is made at run time; the results are the
+    /// same bit for bit whichever runs.
     #[inline]
     pub fn forward(&self, x: &[f32], hidden: &mut [f32], out: &mut [f32; OUTPUTS]) {
         #[cfg(target_arch = "x86_64")]
@@ -223,12 +229,86 @@ impl Net {
             if std::arch::is_x86_feature_detected!("avx2")
                 && std::arch::is_x86_feature_detected!("fma")
             {
-                // SAFETY: the processor supports AVX2 and FMA, checked just above.
-                unsafe { self.forward_avx2(x, hidden, out) };
+                if self.hidden.is_multiple_of(blocked::BLOCK) && self.inputs <= blocked::MAX_INPUTS
+                {
+                    // SAFETY: the processor supports AVX2 (checked above) and the net's shape
+                    // suits the blocked pass; it asserts the slice lengths itself.
+                    unsafe { blocked::forward(self, x, hidden, out) };
+                } else {
+                    // SAFETY: the processor supports AVX2 and FMA, checked just above.
+                    unsafe { self.forward_avx2(x, hidden, out) };
+                }
                 return;
             }
         }
         self.forward_portable(x, hidden, out);
+    }
+
+    /// The hidden activations for sparse inputs: `hidden[u] = σ(b1[u] + Σ w1[index[n]][u] ·
+    /// value[n])`, the sum formed input by input in the order given (the indices must increase,
+    /// as a dense input vector's non-zero entries do), exactly as [`Net::forward`] forms it for
+    /// the same inputs. For callers that know their non-zero inputs without a dense vector (the
+    /// pruning nets). `hidden` must hold at least [`Net::hidden`] values.
+    ///
+    /// # Panics
+    /// If `index` and `value` differ in length or an index is not an input of the net.
+    pub fn hidden_sparse(&self, index: &[u16], value: &[f32], hidden: &mut [f32]) {
+        assert_eq!(index.len(), value.len());
+        assert!(index.iter().all(|&i| usize::from(i) < self.inputs));
+        let nh = self.hidden;
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY (all three): AVX2 is available (checked just above) and the indices are
+                // inputs of the net, whose rows `w1` holds (asserted above); `hidden_layer`
+                // asserts the block size and the slice lengths itself.
+                if nh.is_multiple_of(64) {
+                    unsafe {
+                        blocked::hidden_layer::<8>(&self.w1, &self.b1, nh, index, value, hidden)
+                    };
+                    return;
+                } else if nh.is_multiple_of(32) {
+                    unsafe {
+                        blocked::hidden_layer::<4>(&self.w1, &self.b1, nh, index, value, hidden)
+                    };
+                    return;
+                } else if nh.is_multiple_of(16) {
+                    unsafe {
+                        blocked::hidden_layer::<2>(&self.w1, &self.b1, nh, index, value, hidden)
+                    };
+                    return;
+                }
+            }
+        }
+        let h = &mut hidden[..nh];
+        h.copy_from_slice(&self.b1);
+        for (&i, &xi) in index.iter().zip(value) {
+            let row = &self.w1[usize::from(i) * nh..(usize::from(i) + 1) * nh];
+            if xi == 1.0 {
+                for (a, &w) in h.iter_mut().zip(row) {
+                    *a += w;
+                }
+            } else {
+                for (a, &w) in h.iter_mut().zip(row) {
+                    *a += w * xi;
+                }
+            }
+        }
+        for a in h.iter_mut() {
+            *a = sigmoid(*a);
+        }
+    }
+
+    /// The five outputs for the hidden activations `hidden` ([`Net::hidden`] values), as
+    /// [`Net::forward`] computes them: `σ(b2 + dot(row, hidden))`.
+    pub fn output_layer(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        let h = &hidden[..self.hidden];
+        let mut out = [0.0f32; OUTPUTS];
+        for (o, out_o) in out.iter_mut().enumerate() {
+            let row = &self.w2[o * self.hidden..(o + 1) * self.hidden];
+            *out_o = sigmoid(self.b2[o] + dot(row, h));
+        }
+        out
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -258,10 +338,7 @@ impl Net {
         for a in h.iter_mut() {
             *a = sigmoid(*a);
         }
-        for (o, out_o) in out.iter_mut().enumerate() {
-            let row = &self.w2[o * self.hidden..(o + 1) * self.hidden];
-            *out_o = sigmoid(self.b2[o] + dot(row, h));
-        }
+        *out = self.output_layer(h);
     }
 
     /// The bytes of the net file (see the module documentation).
@@ -449,16 +526,32 @@ pub fn sigmoid(x: f32) -> f32 {
 fn fast_exp(x: f32) -> f32 {
     let x = x.clamp(-87.0, 87.0);
     let t = x * std::f32::consts::LOG2_E;
-    let i = t.round();
-    let f = t - i; // in [-0.5, 0.5]
-                   // 2^f = e^(f ln 2) by its Taylor series to degree 6: relative error below 2e-7 here.
+    let i = round_half_away(t);
+    let f = t - i as f32; // in [-0.5, 0.5]
+                          // 2^f = e^(f ln 2) by its Taylor series to degree 6: relative error below 2e-7 here.
     let p = 1.0
         + f * (std::f32::consts::LN_2
             + f * (0.240_226_5
                 + f * (0.055_504_11
                     + f * (0.009_618_129 + f * (0.001_333_356 + f * 0.000_154_035_3)))));
-    let bits = ((i as i32 + 127) as u32) << 23;
+    let bits = ((i + 127) as u32) << 23;
     f32::from_bits(bits) * p
+}
+
+/// `t.round()` (half away from zero) as an integer, for |t| < 2³¹, without the call into the C
+/// library that `f32::round` compiles to on x86-64 processors older than SSE4.1 (the default
+/// target): `t − trunc(t)` is exact, so comparing it with ½ rounds exactly as `round` does.
+#[inline(always)]
+fn round_half_away(t: f32) -> i32 {
+    let whole = t as i32; // towards zero
+    let fraction = t - whole as f32;
+    if fraction >= 0.5 {
+        whole + 1
+    } else if fraction <= -0.5 {
+        whole - 1
+    } else {
+        whole
+    }
 }
 
 /// Inverse of the sigmoid, for tests and training diagnostics.
@@ -487,6 +580,25 @@ mod tests {
         }
         assert_eq!(sigmoid(-1000.0), sigmoid(-87.0));
         assert!(sigmoid(1000.0) <= 1.0);
+    }
+
+    #[test]
+    fn rounding_is_f32_round() {
+        let mut values: Vec<f32> = (-2_600_000..2_600_000)
+            .map(|k| k as f32 * 0.000_05)
+            .collect();
+        for k in -130..130 {
+            let tie = k as f32 + 0.5;
+            values.extend([
+                tie,
+                f32::from_bits(tie.to_bits() + 1),
+                f32::from_bits(tie.to_bits() - 1),
+            ]);
+        }
+        values.extend([0.0, -0.0, 0.499_999_97, -0.499_999_97, 125.5, -125.5]);
+        for t in values {
+            assert_eq!(round_half_away(t), t.round() as i32, "{t:e}");
+        }
     }
 
     #[test]
