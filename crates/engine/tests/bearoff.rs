@@ -516,3 +516,64 @@ fn two_sided_matches_a_plain_recursive_solver() {
         }
     }
 }
+
+/// The engine's cube decision at 0-ply inside the two-sided database is the database's own
+/// (money, centred cube): no double, double/take and double/pass equities, and the action.
+/// The database's stored centred value includes doubling now, so it must not be taken as the
+/// no-double equity (that would call every correct double "no double").
+#[test]
+fn zero_ply_cube_decisions_in_the_database_are_the_databases() {
+    use cubeful_engine::cube::{CubeAction as Action, CubeContext, Ownership};
+    use cubeful_engine::search::{Level, Search};
+    let db = Arc::new(db().clone());
+    let mut search = Search::new(Arc::new(Nets::embedded()));
+    search.set_bearoff(Some(db.clone()));
+    let settings = Level::Expert.settings();
+    assert_eq!(settings.plies, 0);
+    let ctx = CubeContext::money(1, Ownership::Centered);
+    let mut doubles = 0;
+    type Points = &'static [(usize, u8)];
+    let cases: [(Points, Points); 8] = [
+        (&[(6, 1), (5, 1)], &[(6, 1), (5, 1)]),
+        (&[(4, 1), (2, 1)], &[(6, 1), (5, 1)]),
+        (&[(3, 2)], &[(6, 2)]),
+        (&[(6, 1), (1, 1)], &[(5, 1), (4, 1)]),
+        (&[(2, 3)], &[(6, 1), (4, 2)]),
+        (&[(5, 2), (2, 1)], &[(6, 3)]),
+        (&[(6, 1)], &[(1, 1)]),
+        (&[(4, 2), (3, 2)], &[(5, 2), (6, 2)]),
+    ];
+    for (player, opponent) in cases {
+        let p = position(player, opponent);
+        let exact = db.cube_decision(&p, CubeState::Centred).unwrap();
+        let ours = search.cube_decision(&p, &ctx, &settings).decision;
+        for (a, b) in [
+            (ours.no_double, exact.no_double),
+            (ours.double_pass, exact.double_pass),
+        ] {
+            assert!(
+                (f64::from(a) - b).abs() < 1e-4,
+                "{p:?}: {ours:?} vs {exact:?}"
+            );
+        }
+        // The search plays each roll as the no-double cube would (one play per roll for all
+        // cube states, as GNU Backgammon's search does); the database plays each cube state
+        // perfectly, so its double/take can only be a little higher.
+        let dt = f64::from(ours.double_take);
+        assert!(
+            dt <= exact.double_take + 1e-4 && dt >= exact.double_take - 0.05,
+            "{p:?}: {ours:?} vs {exact:?}"
+        );
+        let doubles_here = matches!(
+            exact.action,
+            CubeAction::DoubleTake | CubeAction::DoublePass
+        );
+        assert_eq!(
+            matches!(ours.action, Action::DoubleTake | Action::DoublePass),
+            doubles_here,
+            "{p:?}: {ours:?} vs {exact:?}"
+        );
+        doubles += usize::from(doubles_here);
+    }
+    assert!(doubles >= 2, "the cases include correct doubles");
+}

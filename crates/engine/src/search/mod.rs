@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 use crate::cube::{
     cube_decision, cubeful_equity, cubeful_mwc, cubeless_equity, cubeless_mwc, decide, CubeContext,
-    CubeDecision, ExactCubeful, Scoring,
+    CubeDecision, CubeEfficiency, ExactCubeful, Scoring,
 };
 use crate::eval::bearoff::BearoffDb;
 use crate::eval::class::{classify, PositionClass};
@@ -283,7 +283,12 @@ impl Search {
     ) -> CubeAnalysis {
         let plies = settings.plies.min(4);
         let ctx = &self.context_at(ctx, position);
-        if plies == 0 {
+        // Inside the two-sided bearoff database the exact cubeful values of a centred cube
+        // already include doubling now, so they cannot stand for "no double": the decision is
+        // then made one roll ahead, where every position is again the database's (exact at
+        // any depth, so the answer is still the 0-ply one).
+        let in_database = matches!(ctx.efficiency, CubeEfficiency::Exact(_));
+        if plies == 0 && !in_database {
             let p = self.static_eval(position, settings);
             return CubeAnalysis {
                 decision: cube_decision(&p, ctx),
@@ -291,7 +296,8 @@ impl Search {
                 plies,
             };
         }
-        let both = self.roll_average(position, &[*ctx, ctx.doubled()], settings, plies, 0);
+        let depth = plies.max(1);
+        let both = self.roll_average(position, &[*ctx, ctx.doubled()], settings, depth, 0);
         let (nd, _) = self.normalised(both.values[0], ctx);
         let (dt, _) = self.normalised(both.values[1], ctx);
         let p = both.probabilities;
