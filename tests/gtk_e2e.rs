@@ -4,8 +4,8 @@
 //! the move is complete, clicks the dice to finish, and checks through the `--debug-state` file
 //! that the move played is one the engine calls legal, that the status line says the move is
 //! complete before it is played, that the bot answered and its dice stay on the board until
-//! we roll, and that the board never changed size (it must not jump while the buttons below
-//! it come and go). It takes a screenshot while a checker is lifted (legal targets
+//! we roll, and that the board never changed size once the match was under way (it must not
+//! jump while the buttons below it come and go). It takes a screenshot while a checker is lifted (legal targets
 //! highlighted) and one at the end; with `CUBEFUL_UPDATE_SCREENSHOT=1` the first one replaces
 //! `docs/screenshot.png`.
 //!
@@ -13,237 +13,37 @@
 //! Without them the test says so loudly and passes, so that `cargo test` works on a machine
 //! without a display stack; under CI (`CI` set) it fails instead, and `.ci/run` installs them.
 
-use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+#[path = "e2e_common/mod.rs"]
+mod common;
 
+use std::path::PathBuf;
+use std::thread::sleep;
+use std::time::Duration;
+
+use common::{decision, human_to_act, App};
 use cubeful_engine::formats::notation::parse_move;
 use cubeful_engine::{position_id, Dice};
 use serde_json::Value;
 
-/// A child process killed when the test ends, however it ends.
-struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {tool}"))
-        .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
-/// Starts Xvfb on a free display; returns it and the display name.
-fn start_xvfb() -> (Guard, String) {
-    let mut child = Command::new("Xvfb")
-        .args([
-            "-displayfd",
-            "1",
-            "-screen",
-            "0",
-            "1280x900x24",
-            "-nolisten",
-            "tcp",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("Xvfb starts");
-    let mut out = child.stdout.take().expect("piped");
-    let mut number = String::new();
-    let mut byte = [0u8; 1];
-    while out.read(&mut byte).unwrap_or(0) == 1 && byte[0] != b'\n' {
-        number.push(byte[0] as char);
-    }
-    assert!(!number.is_empty(), "Xvfb did not report its display");
-    (Guard(child), format!(":{}", number.trim()))
-}
-
-struct App {
-    display: String,
-    state: PathBuf,
-    /// Screen position of the window's top-left corner.
-    origin: (i64, i64),
-    /// The X window id, for screenshots of the window alone.
-    window: Option<String>,
-}
-
-impl App {
-    fn xdotool(&self, args: &[&str]) {
-        let status = Command::new("xdotool")
-            .args(args)
-            .env("DISPLAY", &self.display)
-            .status()
-            .expect("xdotool runs");
-        assert!(status.success(), "xdotool {args:?} failed");
-    }
-
-    fn state(&self) -> Value {
-        std::fs::read_to_string(&self.state)
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or(Value::Null)
-    }
-
-    /// Waits until `pred` holds for the state (or fails after `secs`).
-    fn wait_for(&self, what: &str, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
-        let start = Instant::now();
-        loop {
-            let s = self.state();
-            if pred(&s) {
-                return s;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(secs),
-                "timed out waiting for {what}; last state: {s:#}"
-            );
-            sleep(Duration::from_millis(100));
-        }
-    }
-
-    /// Screen coordinates of a window point from the state.
-    fn screen(&self, xy: &Value) -> (i64, i64) {
-        let x = xy[0].as_f64().expect("x") as i64;
-        let y = xy[1].as_f64().expect("y") as i64;
-        (self.origin.0 + x, self.origin.1 + y)
-    }
-
-    fn click(&self, xy: &Value) {
-        let (x, y) = self.screen(xy);
-        self.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
-        sleep(Duration::from_millis(100));
-        self.xdotool(&["click", "1"]);
-    }
-
-    fn screenshot(&self, path: &Path) {
-        let status = Command::new("import")
-            .args(["-window", self.window.as_deref().unwrap_or("root")])
-            .arg(path)
-            .env("DISPLAY", &self.display)
-            .status()
-            .expect("import runs");
-        assert!(status.success());
-        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
-        assert!(
-            size > 20_000,
-            "screenshot {} is too small ({size} bytes)",
-            path.display()
-        );
-    }
-}
-
-fn human_to_act(s: &Value) -> bool {
-    s["game"]["human_to_act"] == 1 && s["busy"] == false
-}
-
-fn decision(s: &Value) -> String {
-    s["game"]["decision"].as_str().unwrap_or("").to_string()
-}
-
 #[test]
 fn play_a_move_with_the_mouse() {
-    for tool in ["Xvfb", "xdotool", "import"] {
-        if !have(tool) {
-            let message = format!("{tool} is not installed (Debian: xvfb, xdotool, imagemagick)");
-            // CI installs them (.ci/run): there a missing tool is a failure, never a silent pass.
-            assert!(std::env::var_os("CI").is_none(), "{message}");
-            eprintln!("\n*** GUI END-TO-END TEST SKIPPED: {message} ***\n");
-            return;
-        }
+    if !common::display_tools() {
+        return;
     }
-    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("gtk-e2e");
-    let _ = std::fs::remove_dir_all(&work);
-    let config = work.join("config/cubeful");
-    std::fs::create_dir_all(&config).unwrap();
+    let work = common::work_dir("gtk-e2e");
     // A name for the screenshot, and the bot at a fast level.
-    std::fs::write(
-        config.join("gtk-settings.ron"),
+    common::write_settings(
+        &work,
         "(player_name: \"Anna\", level: \"expert\", window: (width: 1000, height: 820))",
-    )
-    .unwrap();
-    let state = work.join("state.json");
-
-    let (_xvfb, display) = start_xvfb();
-    let _app = Guard(
-        Command::new(env!("CARGO_BIN_EXE_cubeful"))
-            .arg("--debug-state")
-            .arg(&state)
-            .args(["--seed", "11"])
-            .env("DISPLAY", &display)
-            .env("GDK_BACKEND", "x11")
-            .env("GSK_RENDERER", "cairo")
-            .env("XDG_CONFIG_HOME", work.join("config"))
-            .env("XDG_CACHE_HOME", work.join("cache"))
-            .env("LANG", "C.UTF-8")
-            .env("LANGUAGE", "")
-            .env("LC_ALL", "")
-            .env("NO_AT_BRIDGE", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("cubeful starts"),
     );
-    let mut app = App {
-        display,
-        state,
-        origin: (0, 0),
-        window: None,
-    };
-    // The board is laid out once its coordinates are well inside the window.
-    app.wait_for("the window", 60, |s| {
-        s["roll_xy"][0].as_f64().is_some_and(|x| x > 100.0)
-    });
-    // Where the window is (without a window manager it sits at 0,0; ask anyway).
-    let out = Command::new("xdotool")
-        .args([
-            "search",
-            "--onlyvisible",
-            "--name",
-            "^Cubeful$",
-            "getwindowgeometry",
-        ])
-        .env("DISPLAY", &app.display)
-        .output()
-        .expect("xdotool runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    app.window = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Window "))
-        .map(|id| id.trim().to_string());
-    if let Some(pos) = text
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Position: "))
-    {
-        let xy: Vec<i64> = pos
-            .split(|c: char| !c.is_ascii_digit() && c != '-')
-            .filter_map(|n| n.parse().ok())
-            .collect();
-        if xy.len() >= 2 {
-            app.origin = (xy[0], xy[1]);
-        }
-    }
-
-    // Start a match: Ctrl+N opens the dialog, Enter starts it (Start has the focus).
-    let start = app.state();
-    let (cx, cy) = app.screen(&start["roll_xy"]);
-    app.xdotool(&["mousemove", &cx.to_string(), &cy.to_string()]);
-    sleep(Duration::from_millis(300));
-    app.xdotool(&["key", "ctrl+n"]);
-    sleep(Duration::from_millis(1500));
-    app.xdotool(&["key", "Return"]);
-    app.wait_for("the match to start", 30, |s| s["game"].is_object());
+    let (_xvfb, display) = common::start_xvfb();
+    let app = App::start(&display, &work, &["--seed".into(), "11".into()]);
+    app.start_match();
 
     // Our turn: roll by clicking the board if needed.
     let s = app.wait_for("our turn", 60, human_to_act);
+    // The board's sizes so far: the side pane beside it may have appeared with the match.
+    let sizes_at_start = s["sizes"].as_array().map_or(0, Vec::len);
     if decision(&s).starts_with("Roll") {
         app.click(&s["roll_xy"]);
         app.wait_for("the dice", 20, |s| decision(s).starts_with("Move"));
@@ -349,5 +149,9 @@ fn play_a_move_with_the_mouse() {
     }
     app.screenshot(&work.join("after.png"));
     let sizes = s["sizes"].as_array().expect("the board's sizes");
-    assert_eq!(sizes.len(), 1, "the board changed size: {sizes:?}");
+    assert_eq!(
+        sizes.len(),
+        sizes_at_start,
+        "the board changed size while playing: {sizes:?}"
+    );
 }

@@ -1,5 +1,7 @@
 //! The application: keyboard shortcuts, application actions (preferences, about, quit), the
-//! settings (loaded once, saved after every change) and the main window.
+//! settings (loaded once, saved after every change) and the main window. A match file given on
+//! the command line (`cubeful FILE`) arrives through GApplication's `open` (the application
+//! handles opening files) and is opened in the main window.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -21,11 +23,16 @@ pub struct Options {
     pub debug_state: Option<PathBuf>,
     /// Seed of the dice (for tests).
     pub seed: Option<u64>,
+    /// Match files named on the command line (the first is opened).
+    pub files: Vec<PathBuf>,
 }
 
 /// Keyboard shortcuts, as in GNU Backgammon (manual §4) where it has them.
 const ACCELS: &[(&str, &[&str])] = &[
     ("win.new-match", &["<Control>n"]),
+    ("win.open", &["<Control>o"]),
+    ("win.save", &["<Control>s"]),
+    ("win.save-as", &["<Control><Shift>s"]),
     ("win.roll", &["<Control>r"]),
     ("win.finish-move", &["<Control>f"]),
     ("win.undo", &["<Control>z"]),
@@ -37,6 +44,18 @@ const ACCELS: &[(&str, &[&str])] = &[
     ("app.preferences", &["<Control>comma"]),
     ("app.quit", &["<Control>q"]),
     ("window.close", &["<Control>w"]),
+    ("win.review-previous", &["Page_Up"]),
+    ("win.review-next", &["Page_Down"]),
+    ("win.review-previous-marked", &["<Control>Page_Up"]),
+    ("win.review-next-marked", &["<Control>Page_Down"]),
+    ("win.review-first", &["Home"]),
+    ("win.review-last", &["End"]),
+    ("win.review-previous-game", &["<Shift>Page_Up"]),
+    ("win.review-next-game", &["<Shift>Page_Down"]),
+    ("win.analyse-match", &["<Control><Shift>a"]),
+    ("win.analyse-move", &["<Control>e"]),
+    ("win.statistics", &["<Control>i"]),
+    ("win.equity-graph", &["<Control>g"]),
 ];
 
 mod imp {
@@ -74,10 +93,25 @@ mod imp {
 
         fn activate(&self) {
             self.parent_activate();
+            self.obj().main_window_or_new();
+        }
+
+        fn open(&self, files: &[gio::File], _hint: &str) {
+            let window = self.obj().main_window_or_new();
+            // One match at a time: the first file.
+            if let Some(path) = files.iter().find_map(|f| f.path()) {
+                window.files_open(path);
+            }
+        }
+    }
+
+    impl CubefulApplication {
+        /// The main window, made and shown the first time.
+        pub(super) fn window(&self) -> CubefulWindow {
             let obj = self.obj();
-            if let Some(window) = obj.active_window() {
+            if let Some(window) = obj.main_window() {
                 window.present();
-                return;
+                return window;
             }
             let window = CubefulWindow::new(&obj);
             let options = self.options.borrow().clone();
@@ -89,6 +123,7 @@ mod imp {
                     "Your settings could not be read and were reset to the defaults.",
                 ));
             }
+            window
         }
     }
 
@@ -109,6 +144,7 @@ impl CubefulApplication {
         let app: CubefulApplication = glib::Object::builder()
             .property("application-id", config::APP_ID)
             .property("resource-base-path", config::RESOURCE_PATH)
+            .property("flags", gio::ApplicationFlags::HANDLES_OPEN)
             .build();
         app.imp().options.replace(options);
         app
@@ -131,6 +167,11 @@ impl CubefulApplication {
                 }
             }
         }
+    }
+
+    /// The main window, made and shown if there is none yet.
+    fn main_window_or_new(&self) -> CubefulWindow {
+        self.imp().window()
     }
 
     fn main_window(&self) -> Option<CubefulWindow> {

@@ -21,15 +21,20 @@ use std::time::Duration;
 
 use cubeful_engine::analysis::hint::{Hint, Query};
 use cubeful_engine::game::flow::Next;
+use cubeful_engine::game::record::RecordAction;
 use cubeful_engine::game::{Action, Decision, Event, GameError};
 use cubeful_engine::rules::assembly::MoveAssembly;
 use cubeful_engine::rules::movegen::play_steps;
 use cubeful_engine::search::Level;
 use cubeful_engine::{Dice, LegalMove, Move, Player, Position, Resignation};
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use crate::board::{Display, Seat};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
 use crate::jobs::{Job, JobHandle, JobId, JobKind, Output, Reply};
+use crate::review::{Nav, RecordView, Selection};
 use crate::session::{error_text, level_name, seat_of, MatchSetup, Opponent, Session};
 use crate::settings::Settings;
 
@@ -87,6 +92,10 @@ pub enum State {
     GameOver,
     /// The match is over.
     MatchOver { winner: Player },
+    /// An earlier action of the record is being reviewed: the flow waits (the bot does not
+    /// start a decision, the next game does not start) until the live position is selected
+    /// again.
+    Paused,
 }
 
 /// How far the person moving has got, as the board reports it.
@@ -213,6 +222,23 @@ pub struct Controller {
     bot_job: Option<JobHandle>,
     /// `None` while the hint window is closed.
     hint: Option<HintRequest>,
+    /// The action of the record shown on the board (read-only); `None`: the live position.
+    review: Selection,
+    /// Bumped when the record changes in a way its shape does not show (an analysis).
+    record_version: u64,
+    /// The record as the pane shows it, for the record it was made from.
+    view: RefCell<Option<(RecordKey, Rc<RecordView>)>>,
+}
+
+/// What identifies a state of the record: the explicit version and the record's shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RecordKey {
+    version: u64,
+    games: usize,
+    entries: usize,
+    finished: bool,
+    /// The last action (a roll becomes a move in place).
+    last: Option<RecordAction>,
 }
 
 impl Default for Controller {
@@ -232,6 +258,9 @@ impl Controller {
             next_token: 1,
             bot_job: None,
             hint: None,
+            review: None,
+            record_version: 0,
+            view: RefCell::new(None),
         }
     }
 
@@ -279,7 +308,13 @@ impl Controller {
     pub fn resume(&mut self, session: Session) -> Vec<Effect> {
         let mut fx = Vec::new();
         self.drop_work(&mut fx);
+        // A match that is over already (a finished match opened) is not announced again.
+        if let Some(winner) = session.game().match_winner() {
+            self.state = State::MatchOver { winner };
+        }
         self.session = Some(session);
+        self.review = None;
+        self.record_version += 1;
         self.proceed(&mut fx);
         self.update_hint(&mut fx);
         fx
@@ -317,6 +352,9 @@ impl Controller {
     /// Roll (a click on the board, Ctrl+R): a new match when there is none, the next game,
     /// the opening roll, the human's roll, or the dice dialog again.
     pub fn roll(&mut self) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         let mut fx = Vec::new();
         match self.state {
             State::NoMatch => fx.push(Effect::ShowNewMatch),
@@ -348,6 +386,9 @@ impl Controller {
 
     /// Double (a click on the cube before the roll, Ctrl+D).
     pub fn double(&mut self) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         match self.human_decision() {
             Some(Decision::Roll { player, .. }) => self.human_act(player, Action::Double),
             _ => Vec::new(),
@@ -356,6 +397,9 @@ impl Controller {
 
     /// Take a double or accept a resignation (Ctrl+T).
     pub fn take(&mut self) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         match self.human_decision() {
             Some(Decision::AnswerDouble { player, .. }) => self.human_act(player, Action::Take),
             Some(Decision::AnswerResignation { player, .. }) => {
@@ -367,6 +411,9 @@ impl Controller {
 
     /// Drop a double or reject a resignation (Ctrl+P).
     pub fn drop_double(&mut self) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         match self.human_decision() {
             Some(Decision::AnswerDouble { player, .. }) => self.human_act(player, Action::Drop),
             Some(Decision::AnswerResignation { player, .. }) => {
@@ -378,6 +425,9 @@ impl Controller {
 
     /// Beaver a double (Ctrl+B).
     pub fn beaver(&mut self) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         match self.human_decision() {
             Some(Decision::AnswerDouble { player, .. }) => self.human_act(player, Action::Beaver),
             _ => Vec::new(),
@@ -387,6 +437,9 @@ impl Controller {
     /// A click on the cube: a double before the roll; take (`primary`) or drop an offered
     /// double.
     pub fn cube_clicked(&mut self, primary: bool) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         match (self.human_decision(), primary) {
             (Some(Decision::Roll { .. }), true) => self.double(),
             (Some(Decision::AnswerDouble { .. }), true) => self.take(),
@@ -405,6 +458,9 @@ impl Controller {
 
     /// The person to act offers to resign `resignation`.
     pub fn resign(&mut self, resignation: Resignation) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         match self.resigner() {
             Some(player) => self.human_act(player, Action::Resign(resignation)),
             None => Vec::new(),
@@ -413,6 +469,9 @@ impl Controller {
 
     /// The person moving plays `mv` (finished on the board).
     pub fn finish_move(&mut self, mv: &LegalMove) -> Vec<Effect> {
+        if self.review.is_some() {
+            return Vec::new();
+        }
         match self.human_decision() {
             Some(Decision::Move { player, .. }) => self.human_act(player, Action::Move(mv.mv)),
             _ => Vec::new(),
@@ -502,7 +561,7 @@ impl Controller {
             }
             // No background tasks yet; their progress has nothing to show.
             Reply::Done {
-                output: Output::Task(_),
+                output: Output::Task(_) | Output::Analysis(_),
                 ..
             }
             | Reply::Progress { .. }
@@ -595,6 +654,11 @@ impl Controller {
 
     /// What the board shows.
     pub fn display(&self) -> Display {
+        if let (Some((game, entry)), Some(s)) = (self.review, &self.session) {
+            if let Some(display) = self.record_view().display(game, entry, &s.setup().names) {
+                return display;
+            }
+        }
         match &self.session {
             Some(s) => s.display(matches!(self.state, State::BotThinking { .. })),
             None => idle_display(),
@@ -607,6 +671,12 @@ impl Controller {
         let Some(s) = &self.session else {
             return gettext("Start a new match with Ctrl+N.");
         };
+        if let Some((game, entry)) = self.review {
+            return gettext_f(
+                "Reviewing game {}, action {} (read-only) — press Escape to return to the game.",
+                &[&(game + 1).to_string(), &(entry + 1).to_string()],
+            );
+        }
         if let (State::HumanToAct, Some((player, _))) = (self.state, s.human_move()) {
             if progress.complete {
                 return gettext_f(
@@ -639,7 +709,7 @@ impl Controller {
                 ..Controls::default()
             };
         };
-        let waiting = self.state == State::HumanToAct;
+        let waiting = self.state == State::HumanToAct && self.review.is_none();
         let human = |p: Player| waiting && !session.is_bot(p);
         let mut c = Controls {
             hint: true,
@@ -688,9 +758,146 @@ impl Controller {
         c.beaver = b.beaver;
         c.finish_move = b.finish_move && progress.complete;
         c.undo = b.finish_move && progress.started;
-        c.resign = self.resigner().is_some();
+        c.resign = self.resigner().is_some() && self.review.is_none();
+        c.hint = self.review.is_none();
         c.buttons = b;
         c
+    }
+
+    // ------------------------------------------------------------------------------------
+    // The record and its review
+    // ------------------------------------------------------------------------------------
+
+    /// The record of the match as the record pane shows it (made again only when the record
+    /// changed). Empty without a match.
+    pub fn record_view(&self) -> Rc<RecordView> {
+        let key = self.record_key();
+        if let Some((k, view)) = self.view.borrow().as_ref() {
+            if k == &key {
+                return view.clone();
+            }
+        }
+        let view = Rc::new(match &self.session {
+            Some(s) => RecordView::new(s.game().record()),
+            None => RecordView::new(&Default::default()),
+        });
+        self.view.replace(Some((key, view.clone())));
+        view
+    }
+
+    /// A number that changes whenever the record changes: an action, an analysis stored
+    /// ([`Controller::set_analysis`], [`Controller::record_changed`]), another match.
+    pub fn record_revision(&self) -> u64 {
+        let k = self.record_key();
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (k.version, k.games, k.entries, k.finished).hash(&mut hasher);
+        format!("{:?}", k.last).hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn record_key(&self) -> RecordKey {
+        let record = self.session.as_ref().map(|s| s.game().record());
+        let last = record.and_then(|r| r.games.last());
+        RecordKey {
+            version: self.record_version,
+            games: record.map_or(0, |r| r.games.len()),
+            entries: last.map_or(0, |g| g.entries.len()),
+            finished: last.is_some_and(|g| g.result.is_some()),
+            last: last
+                .and_then(|g| g.entries.last())
+                .map(|e| e.action.clone()),
+        }
+    }
+
+    /// Says that the record was changed by someone else (the window after loading or
+    /// analysing): the record view is made again.
+    pub fn record_changed(&mut self) {
+        self.record_version += 1;
+    }
+
+    /// Stores (or clears) the analysis of an action of the record; `false` when there is no
+    /// such action.
+    pub fn set_analysis(
+        &mut self,
+        game: usize,
+        entry: usize,
+        analysis: Option<Box<cubeful_engine::game::record::ActionAnalysis>>,
+    ) -> bool {
+        let Some(session) = self.session.as_mut() else {
+            return false;
+        };
+        let stored = session.set_analysis(game, entry, analysis);
+        if stored {
+            self.record_version += 1;
+        }
+        stored
+    }
+
+    /// The action of the record shown on the board, `None` for the live position.
+    pub fn selection(&self) -> Selection {
+        self.review
+    }
+
+    /// An earlier action is shown: the board is read-only.
+    pub fn is_reviewing(&self) -> bool {
+        self.review.is_some()
+    }
+
+    /// Shows action `selection` of the record (read-only), or with `None` the live position
+    /// again, where the flow goes on (the bot's decision, the next game). An action that is
+    /// not in the record changes nothing.
+    pub fn select(&mut self, selection: Selection) -> Vec<Effect> {
+        let mut fx = Vec::new();
+        if self.session.is_none() || selection == self.review {
+            return fx;
+        }
+        match selection {
+            Some((game, entry)) => {
+                if !self.record_view().contains(game, entry) {
+                    return fx;
+                }
+                if self.is_animating() {
+                    // The move is played already: end the show and go on (paused).
+                    fx.push(Effect::StopAnimation);
+                    self.review = selection;
+                    self.proceed(&mut fx);
+                } else {
+                    self.review = selection;
+                }
+            }
+            None => {
+                self.review = None;
+                if self.state == State::Paused {
+                    self.proceed(&mut fx);
+                }
+            }
+        }
+        self.update_hint(&mut fx);
+        fx
+    }
+
+    /// Moves the review cursor as GNU Backgammon's keys do ([`Nav`]).
+    pub fn navigate(&mut self, nav: Nav) -> Vec<Effect> {
+        if self.session.is_none() {
+            return Vec::new();
+        }
+        let to = self.record_view().navigate(self.review, nav);
+        self.select(to)
+    }
+
+    /// Throws away the record after the selected action and plays on from the position
+    /// after it, against the same opponent. Without a selection nothing happens.
+    pub fn play_on_from_here(&mut self) -> Vec<Effect> {
+        let (Some((game, entry)), Some(session)) = (self.review, self.session.as_ref()) else {
+            return Vec::new();
+        };
+        match session.play_on_from(game, entry) {
+            Ok(session) => self.resume(session),
+            Err(_) => vec![Effect::Toast(gettext(
+                "The match cannot be played on from this position.",
+            ))],
+        }
     }
 
     // ------------------------------------------------------------------------------------
@@ -764,7 +971,7 @@ impl Controller {
             self.state = State::HumanToAct;
             return;
         }
-        if self.prefs.animate && !mv.is_empty() {
+        if self.prefs.animate && !mv.is_empty() && self.review.is_none() {
             let token = self.token();
             let position = play_steps(&start, mv.steps()).unwrap_or(start);
             self.state = State::Animating { token };
@@ -798,6 +1005,14 @@ impl Controller {
                 self.state = State::NoMatch;
                 return;
             };
+            let waits = matches!(
+                next,
+                Next::BotDecides(_) | Next::NextGame | Next::EnterDice(_) | Next::AutoRoll(_)
+            );
+            if self.review.is_some() && waits {
+                self.state = State::Paused;
+                return;
+            }
             match next {
                 Next::BotDecides(decision) => {
                     self.ask_bot(fx, decision);
@@ -805,7 +1020,7 @@ impl Controller {
                 }
                 Next::HumanDecides(Decision::Move { player, dice }) => {
                     self.state = State::HumanToAct;
-                    if self.prefs.auto_forced_moves {
+                    if self.prefs.auto_forced_moves && self.review.is_none() {
                         let position = self.session.as_ref().map(|s| s.game().position());
                         if let Some(forced) =
                             position.and_then(|p| MoveAssembly::new(p, dice).forced())
@@ -909,10 +1124,11 @@ impl Controller {
             // The position shown is not the game's yet: ask once the move is shown.
             return;
         }
+        let reviewing = self.review.is_some();
         let wanted = self
             .session
             .as_ref()
-            .filter(|s| s.human_to_act().is_some())
+            .filter(|s| !reviewing && s.human_to_act().is_some())
             .and_then(|s| Query::from_game(s.game()));
         let next_id = self.next_job;
         let Some(request) = self.hint.as_mut() else {

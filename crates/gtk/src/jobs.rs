@@ -35,10 +35,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread;
 
+use cubeful_engine::analysis::analyse::{
+    self, AnalyseError, Analysed, AnalysisSettings, Observer, Outcome, Run,
+};
 use cubeful_engine::analysis::bot::Bot;
 use cubeful_engine::analysis::hint::{self, Hint, Query};
 use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::Nets;
+use cubeful_engine::game::record::MatchRecord;
 use cubeful_engine::game::Action;
 use cubeful_engine::search::{Level, Search};
 use cubeful_engine::Player;
@@ -68,6 +72,17 @@ pub enum JobKind {
     },
     /// The engine's hint about `query`.
     Hint { query: Query, level: Level },
+    /// The analysis of a copy of a match record (never the game itself) under `settings`
+    /// with `threads` threads of its own (see the engine's `analysis::analyse`): each action's
+    /// analysis is sent on `results` as soon as it is ready, progress comes as
+    /// [`Reply::Progress`] in positions, and the job stops at the next step when cancelled.
+    /// It answers [`Output::Analysis`].
+    Analysis {
+        record: Box<MatchRecord>,
+        settings: Box<AnalysisSettings>,
+        threads: usize,
+        results: async_channel::Sender<Analysed>,
+    },
     /// Any other engine work (a rollout, a match analysis), with progress and cancellation.
     Task(TaskFn),
 }
@@ -78,7 +93,7 @@ impl JobKind {
         match self {
             JobKind::Bot { .. } => 0,
             JobKind::Hint { .. } => 1,
-            JobKind::Task(_) => 2,
+            JobKind::Analysis { .. } | JobKind::Task(_) => 2,
         }
     }
 }
@@ -100,6 +115,13 @@ impl fmt::Debug for JobKind {
                 .debug_struct("Hint")
                 .field("query", query)
                 .field("level", level)
+                .finish(),
+            JobKind::Analysis {
+                settings, threads, ..
+            } => f
+                .debug_struct("Analysis")
+                .field("checker", &settings.checker.describe())
+                .field("threads", threads)
                 .finish(),
             JobKind::Task(_) => f.write_str("Task"),
         }
@@ -164,6 +186,9 @@ pub enum Output {
     Bot(Option<(Player, Action)>),
     /// The hint.
     Hint(Hint),
+    /// What a [`JobKind::Analysis`] did: every action analysed (already sent one by one),
+    /// or why the record could not be analysed.
+    Analysis(Result<Outcome, AnalyseError>),
     /// What a [`JobKind::Task`] returned.
     Task(Box<dyn Any + Send>),
 }
@@ -173,6 +198,10 @@ impl fmt::Debug for Output {
         match self {
             Output::Bot(action) => f.debug_tuple("Bot").field(action).finish(),
             Output::Hint(hint) => f.debug_tuple("Hint").field(hint).finish(),
+            Output::Analysis(outcome) => f
+                .debug_tuple("Analysis")
+                .field(&outcome.as_ref().map(|o| o.analysed.len()))
+                .finish(),
             Output::Task(_) => f.write_str("Task(..)"),
         }
     }
@@ -405,7 +434,7 @@ fn worker(shared: &Shared) {
                 queue = shared.ready.wait(queue).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let reply = run(&mut search, job, &shared.replies);
+        let reply = run_with(&mut search, db.clone(), job, &shared.replies);
         let sent = shared.replies.send_blocking(reply).is_ok();
         let mut queue = shared.lock();
         if !sent {
@@ -417,8 +446,19 @@ fn worker(shared: &Shared) {
     }
 }
 
-/// Does one job (unless it was cancelled) and gives the reply to send.
+/// Does one job (unless it was cancelled) and gives the reply to send. An analysis runs
+/// without bearoff databases.
 pub fn run(search: &mut Search, job: Job, replies: &async_channel::Sender<Reply>) -> Reply {
+    run_with(search, None, job, replies)
+}
+
+/// [`run`], an analysis with the bearoff databases `bearoff` (the worker's).
+fn run_with(
+    search: &mut Search,
+    bearoff: Option<Arc<BearoffDb>>,
+    job: Job,
+    replies: &async_channel::Sender<Reply>,
+) -> Reply {
     let Job { id, kind, cancel } = job;
     if cancel.load(Ordering::Relaxed) {
         return Reply::Cancelled { id };
@@ -437,6 +477,25 @@ pub fn run(search: &mut Search, job: Job, replies: &async_channel::Sender<Reply>
         JobKind::Hint { query, level } => {
             Output::Hint(hint::hint(search, &query, &level.settings()))
         }
+        JobKind::Analysis {
+            record,
+            settings,
+            threads,
+            results,
+        } => {
+            let observer = AnalysisObserver {
+                id,
+                replies,
+                results: &results,
+            };
+            let run = Run {
+                threads: threads.max(1),
+                cancel: Some(&cancel),
+                nets: search.evaluator().nets().clone(),
+                bearoff,
+            };
+            Output::Analysis(analyse::analyse(&record, &settings, &run, &observer))
+        }
         JobKind::Task(task) => {
             let progress = Progress {
                 id,
@@ -450,6 +509,27 @@ pub fn run(search: &mut Search, job: Job, replies: &async_channel::Sender<Reply>
         Reply::Cancelled { id }
     } else {
         Reply::Done { id, output }
+    }
+}
+
+/// Passes an analysis' results and progress on to the main loop.
+struct AnalysisObserver<'a> {
+    id: JobId,
+    replies: &'a async_channel::Sender<Reply>,
+    results: &'a async_channel::Sender<Analysed>,
+}
+
+impl Observer for AnalysisObserver<'_> {
+    fn analysed(&self, result: &Analysed) {
+        let _ = self.results.send_blocking(result.clone());
+    }
+
+    fn progress(&self, progress: &analyse::Progress) {
+        let _ = self.replies.send_blocking(Reply::Progress {
+            id: self.id,
+            done: progress.done as u64,
+            total: progress.total as u64,
+        });
     }
 }
 
@@ -748,6 +828,100 @@ mod tests {
         let mut rest = vec![recv(&replies).id(), recv(&replies).id()];
         rest.sort();
         assert_eq!(rest, vec![JobId(11), JobId(12)]);
+    }
+
+    /// A short match played by the scripted dice, as a record.
+    fn short_record() -> MatchRecord {
+        let mut g = game("31 52 64 33 21");
+        g.play_text(Player::Zero, "8/5 6/5").unwrap();
+        g.apply(Player::One, Action::Roll).unwrap();
+        g.play_text(Player::One, "13/8 13/11").unwrap();
+        g.apply(Player::Zero, Action::Roll).unwrap();
+        g.play_text(Player::Zero, "24/18 13/9").unwrap();
+        g.record().clone()
+    }
+
+    #[test]
+    fn an_analysis_job_streams_each_action_then_answers_with_the_outcome() {
+        let (pool, replies) = JobPool::with_nets(nets(), BearoffSource::Without, 1, 1);
+        let record = short_record();
+        let (results, incoming) = async_channel::unbounded();
+        let settings = AnalysisSettings {
+            checker: analyse::AnalysisLevel::plies(0),
+            cube: analyse::AnalysisLevel::plies(0),
+            ..AnalysisSettings::default()
+        };
+        pool.submit(Job::new(
+            JobId(5),
+            JobKind::Analysis {
+                record: Box::new(record.clone()),
+                settings: Box::new(settings),
+                threads: 1,
+                results,
+            },
+        ));
+        let mut progress = Vec::new();
+        let outcome = loop {
+            match recv(&replies) {
+                Reply::Progress { id, done, total } => {
+                    assert_eq!((id, total), (JobId(5), 3));
+                    progress.push(done);
+                }
+                Reply::Done {
+                    id: JobId(5),
+                    output: Output::Analysis(outcome),
+                } => break outcome.expect("the record is analysed"),
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(progress.first(), Some(&0));
+        assert_eq!(progress.last(), Some(&3));
+        assert!(!outcome.cancelled);
+        // Every action came on the channel before the answer, as the outcome has them.
+        let mut streamed: Vec<Analysed> = std::iter::from_fn(|| incoming.try_recv().ok()).collect();
+        streamed.sort_by_key(|a| (a.game, a.entry));
+        assert_eq!(streamed, outcome.analysed);
+        assert_eq!(streamed.len(), 3);
+        for a in &streamed {
+            assert!(a.analysis.moves.is_some(), "{a:?}");
+            assert!(a.analysis.luck.is_some());
+        }
+    }
+
+    #[test]
+    fn a_cancelled_analysis_stops_and_is_not_delivered() {
+        let (pool, replies) = JobPool::with_nets(nets(), BearoffSource::Without, 1, 1);
+        let analysis = |id: u64| {
+            let (results, incoming) = async_channel::unbounded();
+            let job = Job::new(
+                JobId(id),
+                JobKind::Analysis {
+                    record: Box::new(short_record()),
+                    settings: Box::new(AnalysisSettings::default()),
+                    threads: 1,
+                    results,
+                },
+            );
+            (job, incoming)
+        };
+        // Cancelled in the queue: never runs.
+        let (job, incoming) = analysis(6);
+        let handle = job.handle();
+        handle.cancel();
+        pool.submit(job);
+        assert!(matches!(recv(&replies), Reply::Cancelled { id: JobId(6) }));
+        assert!(incoming.try_recv().is_err());
+        // Cancelled once it runs: it answers Cancelled, never Done.
+        let (job, _incoming) = analysis(7);
+        let handle = job.handle();
+        pool.submit(job);
+        loop {
+            match recv(&replies) {
+                Reply::Progress { id: JobId(7), .. } => handle.cancel(),
+                Reply::Cancelled { id: JobId(7) } => break,
+                other => panic!("a cancelled analysis is not done: {other:?}"),
+            }
+        }
     }
 
     #[test]

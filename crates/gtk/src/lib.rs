@@ -27,19 +27,26 @@
 //!   later rollouts and analyses) with cancellation and progress;
 //! * [`match_model`]: what the window publishes for its labels and panes (GObject properties
 //!   and list models);
+//! * [`document`]: the match's file, unsaved changes, the title, the automatic save and
+//!   resuming it after a crash, recent files;
 //! * [`settings`]: the user's settings as RON in the config folder.
 //!
 //! The GUI never computes backgammon itself: the rules and the match flow are the engine's
 //! (`cubeful_engine`), and every evaluation runs on a worker thread whose answer comes back
 //! to the main loop through a channel.
 
+pub mod analysis_view;
 pub mod application;
 pub mod board;
 pub mod config;
 pub mod controller;
+pub mod document;
+pub mod equity_graph_data;
+pub mod format;
 pub mod i18n;
 pub mod jobs;
 pub mod match_model;
+pub mod review;
 pub mod session;
 pub mod settings;
 pub mod widgets;

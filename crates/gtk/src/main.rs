@@ -7,9 +7,9 @@ use cubeful_gtk::application::{CubefulApplication, Options};
 use cubeful_gtk::{config, i18n};
 use gtk::prelude::*;
 
-const USAGE: &str = "Usage: cubeful [--debug-state FILE] [--seed N]
+const USAGE: &str = "Usage: cubeful [--debug-state FILE] [--seed N] [MATCH-FILE]
 
-Plays backgammon matches against the Cubeful engine.
+Plays backgammon matches against the Cubeful engine. MATCH-FILE (SGF or .mat) is opened.
 
   --debug-state FILE  write the game state as JSON to FILE after every change (for tests)
   --seed N            seed of the dice, for reproducible games
@@ -32,6 +32,9 @@ fn parse_args(args: &[String]) -> Result<Options, (String, u8)> {
                 Some(Ok(seed)) => options.seed = Some(seed),
                 _ => return Err(("--seed needs a whole number".into(), 2)),
             },
+            other if !other.starts_with('-') || other == "-" => {
+                options.files.push(PathBuf::from(other))
+            }
             other => return Err((format!("unknown option {other:?}\n\n{USAGE}"), 2)),
         }
     }
@@ -55,8 +58,16 @@ fn main() -> ExitCode {
     gtk::gio::resources_register_include!("cubeful.gresource")
         .expect("the resources compiled into the program are valid");
     gtk::glib::set_application_name("Cubeful");
+    // Files go on to GApplication, which hands them to `open`.
+    let mut gtk_args: Vec<String> = args[..1].to_vec();
+    gtk_args.extend(
+        options
+            .files
+            .iter()
+            .map(|f| f.to_string_lossy().into_owned()),
+    );
     let app = CubefulApplication::new(options);
-    let status = app.run_with_args(&args[..1]);
+    let status = app.run_with_args(&gtk_args);
     status.into()
 }
 
@@ -81,5 +92,7 @@ mod tests {
         assert_eq!(parse_args(&args(&["--seed", "x"])).unwrap_err().1, 2);
         assert_eq!(parse_args(&args(&["--debug-state"])).unwrap_err().1, 2);
         assert_eq!(parse_args(&args(&["--bogus"])).unwrap_err().1, 2);
+        let o = parse_args(&args(&["--seed", "1", "m.sgf"])).unwrap();
+        assert_eq!(o.files, [PathBuf::from("m.sgf")]);
     }
 }

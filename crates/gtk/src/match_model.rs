@@ -77,13 +77,42 @@ mod imp {
         pub thinking: Cell<bool>,
         #[property(get)]
         pub has_match: Cell<bool>,
+        /// Bumped whenever the record of the match changes (an action, an analysis, a load).
+        #[property(get)]
+        pub record_revision: Cell<u64>,
+        /// The game of the selected action (from 0), -1 for the live position.
+        #[property(get, minimum = -1, default = -1)]
+        pub selected_game: Cell<i32>,
+        /// The selected action within its game (from 0), -1 for the live position.
+        #[property(get, minimum = -1, default = -1)]
+        pub selected_entry: Cell<i32>,
+        /// The name of the match's file for the title ("" when it has none).
+        #[property(get, set = Self::set_file_title, explicit_notify)]
+        pub file_title: RefCell<String>,
         pub log: OnceCell<gio::ListStore>,
+    }
+
+    impl MatchModel {
+        fn set_file_title(&self, title: String) {
+            if *self.file_title.borrow() != title {
+                self.file_title.replace(title);
+                self.obj().notify_file_title();
+            }
+        }
     }
 
     #[glib::object_subclass]
     impl ObjectSubclass for MatchModel {
         const NAME: &'static str = "CubefulMatchModel";
         type Type = super::MatchModel;
+
+        fn new() -> Self {
+            MatchModel {
+                selected_game: Cell::new(-1),
+                selected_entry: Cell::new(-1),
+                ..Default::default()
+            }
+        }
     }
 
     #[glib::derived_properties]
@@ -155,6 +184,47 @@ impl MatchModel {
         self.update_log(&p.log);
     }
 
+    /// Says that the record of the match changed: bumps `record-revision` (and notifies it).
+    pub fn bump_record_revision(&self) {
+        let imp = self.imp();
+        imp.record_revision
+            .set(imp.record_revision.get().wrapping_add(1));
+        self.notify_record_revision();
+    }
+
+    /// Sets `record-revision` (notified when it changes).
+    pub fn set_record_revision(&self, revision: u64) {
+        if self.imp().record_revision.replace(revision) != revision {
+            self.notify_record_revision();
+        }
+    }
+
+    /// Publishes the selected action: `Some((game, entry))`, or `None` for the live position.
+    /// Each of `selected-game` and `selected-entry` is notified when it changes.
+    pub fn set_selection(&self, selection: Option<(usize, usize)>) {
+        let imp = self.imp();
+        let (game, entry) = match selection {
+            Some((g, e)) => (
+                i32::try_from(g).unwrap_or(i32::MAX),
+                i32::try_from(e).unwrap_or(i32::MAX),
+            ),
+            None => (-1, -1),
+        };
+        if imp.selected_game.replace(game) != game {
+            self.notify_selected_game();
+        }
+        if imp.selected_entry.replace(entry) != entry {
+            self.notify_selected_entry();
+        }
+    }
+
+    /// The selected action, `None` for the live position.
+    pub fn selection(&self) -> Option<(usize, usize)> {
+        let game = usize::try_from(self.selected_game()).ok()?;
+        let entry = usize::try_from(self.selected_entry()).ok()?;
+        Some((game, entry))
+    }
+
     fn update_log(&self, lines: &[String]) {
         let store = self.log();
         let shown = store.n_items() as usize;
@@ -222,6 +292,40 @@ mod tests {
         assert_eq!(*notes.borrow(), ["last-event", "busy", "thinking"]);
         assert_eq!(model.last_event(), "Ann plays 8/5 6/5.");
         assert!(model.thinking());
+    }
+
+    #[test]
+    fn record_revision_selection_and_file_title_are_notified() {
+        let model = MatchModel::new();
+        assert_eq!((model.selected_game(), model.selected_entry()), (-1, -1));
+        assert_eq!(model.selection(), None);
+        let notes = Rc::new(RefCell::new(Vec::<String>::new()));
+        let n = notes.clone();
+        model.connect_notify_local(None, move |_, spec| {
+            n.borrow_mut().push(spec.name().to_string())
+        });
+        model.bump_record_revision();
+        model.set_selection(Some((2, 5)));
+        model.set_selection(Some((2, 6)));
+        model.set_selection(Some((2, 6)));
+        model.set_file_title("match.sgf".to_string());
+        model.set_file_title("match.sgf".to_string());
+        model.set_selection(None);
+        assert_eq!(
+            *notes.borrow(),
+            [
+                "record-revision",
+                "selected-game",
+                "selected-entry",
+                "selected-entry",
+                "file-title",
+                "selected-game",
+                "selected-entry"
+            ]
+        );
+        assert_eq!(model.record_revision(), 1);
+        assert_eq!(model.file_title(), "match.sgf");
+        assert_eq!(model.selection(), None);
     }
 
     #[test]

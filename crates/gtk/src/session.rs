@@ -7,6 +7,7 @@
 //! top. Against the bot, the bot is player 0.
 
 use cubeful_engine::game::flow::{self, Flow, Next};
+use cubeful_engine::game::record::{RecordAction, ReplayError};
 use cubeful_engine::game::{
     Action, Decision, DiceSource, Ending, Event, Game, GameError, GameOutcome, RandomDice, Rules,
     ScriptedDice,
@@ -217,6 +218,38 @@ impl Session {
         Ok(events)
     }
 
+    /// Stores (or clears) the analysis of entry `entry` of game `game` of the record (both
+    /// from 0); the play is not changed. `false` when there is no such entry.
+    pub fn set_analysis(
+        &mut self,
+        game: usize,
+        entry: usize,
+        analysis: Option<Box<cubeful_engine::game::record::ActionAnalysis>>,
+    ) -> bool {
+        self.game.set_analysis(game, entry, analysis)
+    }
+
+    /// The match cut after entry `entry` of game `game` (both from 0; the later entries and
+    /// games are dropped), with the same players and a fresh dice source, to play on from
+    /// there. Fails only when the record cannot be replayed.
+    pub fn play_on_from(&self, game: usize, entry: usize) -> Result<Session, ReplayError> {
+        let mut record = self.game.record().clone();
+        record.truncate_at(game, entry + 1);
+        let dice: Box<dyn DiceSource> = if self.setup.manual_dice {
+            Box::new(ScriptedDice::new(Vec::<Dice>::new()))
+        } else {
+            Box::new(RandomDice::new(rand::random()))
+        };
+        let game_now = Game::from_record(&record, dice)?;
+        let mut session = Session::from_game(self.setup.clone(), game_now);
+        session.log = self.log.clone();
+        session.log.push(gettext_f(
+            "Play goes on from game {}, action {}.",
+            &[&(game + 1).to_string(), &(entry + 1).to_string()],
+        ));
+        Ok(session)
+    }
+
     /// The legal plays when a person has to move, with that person.
     pub fn human_move(&self) -> Option<(Player, Dice)> {
         match self.game.decision() {
@@ -302,7 +335,19 @@ impl Session {
             roll,
             prompt,
             idle: false,
+            last_move: self.last_move(),
         }
+    }
+
+    /// The last move made in the game in progress (none once a new game starts).
+    fn last_move(&self) -> Option<crate::board::model::LastMove> {
+        let game = self.game.record().games.last()?;
+        game.entries.iter().rev().find_map(|e| match &e.action {
+            RecordAction::Move { player, mv, .. } if !mv.is_empty() => {
+                Some(crate::review::last_move(seat_of(*player), mv))
+            }
+            _ => None,
+        })
     }
 
     /// The short text on the board, and the half it goes in.

@@ -143,6 +143,11 @@ pub struct Settings {
     pub colours: ColourSettings,
     pub window: WindowSettings,
     pub new_match: NewMatchSettings,
+    /// Match files opened or saved lately, most recent first (at most
+    /// [`crate::document::MAX_RECENT`]).
+    pub recent_files: Vec<PathBuf>,
+    /// The folder last used in a file chooser.
+    pub last_folder: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -158,6 +163,8 @@ impl Default for Settings {
             colours: ColourSettings::default(),
             window: WindowSettings::default(),
             new_match: NewMatchSettings::default(),
+            recent_files: Vec::new(),
+            last_folder: None,
         }
     }
 }
@@ -267,6 +274,8 @@ mod tests {
         s.window.width = 1234;
         s.new_match.length = 0;
         s.colours.player = "#112233".into();
+        s.recent_files = vec![PathBuf::from("/m/a.sgf"), PathBuf::from("/m/b é.mat")];
+        s.last_folder = Some(PathBuf::from("/m"));
         s.save(&path).unwrap();
         let (back, err) = Settings::load(&path);
         assert!(err.is_none());

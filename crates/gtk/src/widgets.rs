@@ -1,12 +1,16 @@
 //! The GTK widgets, one file each beside its `.ui` template.
 
+pub mod analysis_pane;
 pub mod board;
 pub mod dice_dialog;
+pub mod equity_graph;
 pub mod hint_window;
 pub mod new_match_dialog;
 pub mod preferences;
+pub mod record_pane;
 pub mod resign_dialog;
 pub mod result_dialog;
+pub mod statistics_window;
 pub mod window;
 
 use cubeful_engine::search::Level;

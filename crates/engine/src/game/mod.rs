@@ -74,7 +74,9 @@ pub use source::{splitmix64, DiceSource, RandomDice, ScriptedDice};
 use crate::formats::notation::{format_move, parse_move, MoveParseError};
 use crate::game::match_state::{CubeOwner, GameState, MatchState, Player, Resignation};
 use crate::game::record::replay::ReplayError;
-use crate::game::record::{Entry, GameRecord, MatchInfo, MatchRecord, RecordAction, Setup};
+use crate::game::record::{
+    ActionAnalysis, Entry, GameRecord, MatchInfo, MatchRecord, RecordAction, Setup,
+};
 use crate::rules::dice::Dice;
 use crate::rules::movegen::{legal_moves, LegalMove};
 use crate::rules::moves::Move;
@@ -704,6 +706,29 @@ impl Game {
     /// results recorded for games cut short).
     pub(crate) fn record_mut(&mut self) -> &mut MatchRecord {
         &mut self.record
+    }
+
+    /// Stores (or, with `None`, clears) the analysis of entry `entry` of game `game` of the
+    /// record. Only the analysis slot changes, never an action, so the game goes on exactly as
+    /// before. Returns `false` (changing nothing) when there is no such entry.
+    pub fn set_analysis(
+        &mut self,
+        game: usize,
+        entry: usize,
+        analysis: Option<Box<ActionAnalysis>>,
+    ) -> bool {
+        match self
+            .record
+            .games
+            .get_mut(game)
+            .and_then(|g| g.entries.get_mut(entry))
+        {
+            Some(slot) => {
+                slot.analysis = analysis;
+                true
+            }
+            None => false,
+        }
     }
 
     /// The names of player 0 and player 1, as the record holds them (empty unless set).

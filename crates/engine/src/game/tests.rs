@@ -1415,6 +1415,46 @@ fn matches_continue_from_a_cut_record() {
 }
 
 #[test]
+fn set_analysis_changes_only_the_analysis_slot_of_an_existing_entry() {
+    use crate::game::record::analysis::ActionAnalysis;
+    let mut g = Game::new(Rules::match_to(3), scripted("31 52 64")).unwrap();
+    g.new_game().unwrap();
+    g.play_text(O, "8/5 6/5").unwrap();
+    g.roll(X).unwrap();
+    g.play_text(X, "13/8 13/11").unwrap();
+    let before = snapshot(&g);
+    let analysis = ActionAnalysis {
+        luck: Some(0.25),
+        ..ActionAnalysis::default()
+    };
+    assert!(g.set_analysis(0, 1, Some(Box::new(analysis.clone()))));
+    assert_eq!(
+        g.record().games[0].entries[1].analysis.as_deref(),
+        Some(&analysis)
+    );
+    assert_eq!(g.record().games[0].entries[0].analysis, None);
+    // Actions, position and flow are untouched.
+    assert_eq!(g.position(), before.position);
+    assert_eq!(g.decision(), before.decision);
+    assert_eq!(
+        actions(&g, 0),
+        before.record.games[0]
+            .entries
+            .iter()
+            .map(|e| e.action.clone())
+            .collect::<Vec<_>>()
+    );
+    // No such entry or game: nothing changes.
+    let stored = snapshot(&g);
+    assert!(!g.set_analysis(0, 2, Some(Box::new(analysis.clone()))));
+    assert!(!g.set_analysis(1, 0, None));
+    assert_eq!(snapshot(&g), stored);
+    // Clearing.
+    assert!(g.set_analysis(0, 1, None));
+    assert_eq!(snapshot(&g), before);
+}
+
+#[test]
 fn bad_records_are_typed_errors_naming_game_and_action() {
     let mut g = Game::new(Rules::match_to(3), scripted("31 52 64 42")).unwrap();
     g.new_game().unwrap();

@@ -41,6 +41,19 @@ pub struct Display {
     pub prompt: Option<(Seat, String)>,
     /// No match yet: the info strips and the match text stay empty.
     pub idle: bool,
+    /// The last move made, its checkers marked on the board.
+    pub last_move: Option<LastMove>,
+}
+
+/// The checkers moved by the last move: where they ended and where they started.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LastMove {
+    /// The seat of the player who moved.
+    pub seat: Seat,
+    /// Where each moved checker started (a slot twice for two checkers).
+    pub from: Vec<Slot>,
+    /// Where each moved checker ended (a checker moved twice counts once, at its end).
+    pub to: Vec<Slot>,
 }
 
 impl Default for Display {
@@ -60,6 +73,7 @@ impl Default for Display {
             roll: None,
             prompt: None,
             idle: false,
+            last_move: None,
         }
     }
 }
@@ -542,6 +556,14 @@ impl BoardModel {
                 live: d.cube_live,
             }),
             resignation: d.resignation,
+            // The last move stays marked until a step of the next one is played.
+            last_move: d.last_move.clone().filter(|_| {
+                self.animation.is_none()
+                    && self
+                        .turn
+                        .as_ref()
+                        .is_none_or(|t| bottom_view(t.assembly.current(), t.seat) == d.position)
+            }),
             highlights,
             source,
             floating,

@@ -25,6 +25,7 @@ pub fn draw(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), c
     draw_highlights(cr, scene, geom)?;
     draw_checkers(cr, scene, geom)?;
     draw_trays(cr, scene, geom)?;
+    draw_last_move(cr, scene, geom)?;
     if let Some(dice) = &scene.dice {
         let colour = c.checkers[dice.seat.index()];
         for (i, r) in geom.dice(dice.seat).iter().enumerate() {
@@ -132,10 +133,13 @@ fn draw_info(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), 
         };
         let on_roll = scene.on_roll == Some(seat);
         rounded(cr, &inner, 0.2 * u);
+        // Opaque and light, whatever the window's style: the texts on it are dark, and must
+        // read in the dark style too.
+        let white = Rgb(1.0, 1.0, 1.0);
         if on_roll {
-            set_alpha(cr, c.highlight, 0.35);
+            set(cr, c.highlight.mix(white, 0.65));
         } else {
-            set_alpha(cr, c.frame, 0.18);
+            set(cr, c.frame.mix(white, 0.82));
         }
         cr.fill()?;
         let (_, cy) = inner.centre();
@@ -383,6 +387,87 @@ fn draw_checker(
     cr.arc(x, y, r * 0.9, 0.0, 2.0 * PI);
     cr.set_source(&shine)?;
     cr.fill()
+}
+
+/// Marks the last move: a ring in the highlight colour on each checker that moved, at the
+/// top of the stack it ended on (or on the slab borne off), and a dashed outline where each
+/// started from.
+fn draw_last_move(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), cairo::Error> {
+    let Some(last) = &scene.last_move else {
+        return Ok(());
+    };
+    let r = geom.radius();
+    let colour = scene.colours.highlight;
+    let mut marked: Vec<(Slot, u8)> = Vec::new();
+    for &slot in &last.to {
+        match marked.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, n)) => *n += 1,
+            None => marked.push((slot, 1)),
+        }
+    }
+    cr.set_line_width(r * 0.16);
+    for (slot, n) in marked {
+        let count = scene.count(slot, last.seat);
+        if let Slot::Tray(seat) = slot {
+            for i in count.saturating_sub(n)..count.min(15) {
+                let rect = geom.slab(seat, i);
+                rounded(cr, &rect, rect.h * 0.35);
+                set(cr, colour);
+                cr.stroke()?;
+            }
+            continue;
+        }
+        let max = if matches!(slot, Slot::Bar(_)) {
+            MAX_BAR_STACK
+        } else {
+            MAX_STACK
+        };
+        let shown = count.min(max);
+        // The top `n` checkers drawn (the moved ones are on top of the stack).
+        for i in shown.saturating_sub(n)..shown {
+            let (x, y) = geom.checker(slot, i);
+            cr.new_path();
+            cr.arc(x, y, r * 0.86, 0.0, 2.0 * PI);
+            set(cr, colour);
+            cr.stroke()?;
+        }
+    }
+    // Where the checkers came from: a dashed circle on the first free place of the stack.
+    cr.set_line_width(r * 0.1);
+    cr.set_dash(&[r * 0.3, r * 0.2], 0.0);
+    let mut seen: Vec<(Slot, u8)> = Vec::new();
+    for &slot in &last.from {
+        if matches!(slot, Slot::Tray(_)) {
+            continue;
+        }
+        let k = match seen.iter_mut().find(|(s, _)| *s == slot) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                seen.push((slot, 0));
+                0
+            }
+        };
+        let max = if matches!(slot, Slot::Bar(_)) {
+            MAX_BAR_STACK
+        } else {
+            MAX_STACK
+        };
+        // Only over the checkers of the mover (or an empty point), never over the other's.
+        if scene.count(slot, last.seat.other()) > 0 {
+            continue;
+        }
+        let index = (scene.count(slot, last.seat) + k).min(max - 1);
+        let (x, y) = geom.checker(slot, index);
+        cr.new_path();
+        cr.arc(x, y, r * 0.8, 0.0, 2.0 * PI);
+        set_alpha(cr, colour, 0.9);
+        cr.stroke()?;
+    }
+    cr.set_dash(&[], 0.0);
+    Ok(())
 }
 
 fn draw_trays(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), cairo::Error> {
@@ -712,5 +797,46 @@ mod tests {
         )
         .unwrap();
         let _ = Position::starting();
+    }
+
+    #[test]
+    fn the_last_move_is_marked_on_its_checkers() {
+        use crate::board::model::LastMove;
+        let mut scene = starting_scene();
+        let ring = |surface: &mut cairo::ImageSurface, geom: &Geometry, slot: Slot, i: u8| {
+            let (x, y) = geom.checker(slot, i);
+            pixel(surface, x + 0.86 * geom.radius(), y)
+        };
+        let (mut plain, geom) = render(&scene);
+        let highlight = scene.colours.highlight;
+        assert!(!close(
+            ring(&mut plain, &geom, Slot::Point(6), 4),
+            highlight
+        ));
+        // The bottom player moved two checkers to 6 (its top two are ringed) from 8, whose
+        // first free place gets a dashed outline.
+        scene.last_move = Some(LastMove {
+            seat: Seat::Bottom,
+            from: vec![Slot::Point(8), Slot::Point(8)],
+            to: vec![Slot::Point(6), Slot::Point(6)],
+        });
+        let (mut marked, geom) = render(&scene);
+        assert!(close(
+            ring(&mut marked, &geom, Slot::Point(6), 4),
+            highlight
+        ));
+        assert!(close(
+            ring(&mut marked, &geom, Slot::Point(6), 3),
+            highlight
+        ));
+        assert!(!close(
+            ring(&mut marked, &geom, Slot::Point(6), 2),
+            highlight
+        ));
+        // The other checkers look as before.
+        assert_eq!(
+            ring(&mut marked, &geom, Slot::Point(13), 4),
+            ring(&mut plain, &geom, Slot::Point(13), 4)
+        );
     }
 }

@@ -3,6 +3,7 @@
 //! texts in it are already translated.
 
 use super::geometry::{CubePlace, Seat, Slot};
+use super::model::LastMove;
 
 /// An sRGB colour with components in 0..=1.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -149,6 +150,8 @@ pub struct Scene {
     pub cube: Option<CubeScene>,
     /// A resignation offered: by whom, and 1 (single), 2 (gammon) or 3 (backgammon).
     pub resignation: Option<(Seat, u8)>,
+    /// The last move made: its checkers are marked where they ended, and where they started.
+    pub last_move: Option<LastMove>,
     /// Legal destinations of the checker being dragged (or of the hovered one).
     pub highlights: Vec<Slot>,
     /// Where a dragged checker was lifted from.
@@ -171,6 +174,7 @@ impl Scene {
             dice: None,
             cube: None,
             resignation: None,
+            last_move: None,
             highlights: Vec::new(),
             source: None,
             floating: None,

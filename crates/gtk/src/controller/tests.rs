@@ -811,3 +811,208 @@ fn a_forced_move_is_played_by_itself() {
     ));
     assert_eq!(game(&c).score(), [0, 2], "Ann won a gammon");
 }
+
+/// The entries of the game in progress.
+fn entries(c: &Controller) -> usize {
+    game(c).record().games.last().map_or(0, |g| g.entries.len())
+}
+
+#[test]
+fn an_earlier_action_is_shown_read_only_and_the_bot_waits() {
+    let animate = Preferences {
+        animate: true,
+        ..PLAIN
+    };
+    let mut c = ann_moves_first(animate, 5);
+    let mut worker = Worker::new();
+    let live = c.display();
+    // The opening roll is in the record already (a roll not yet played).
+    assert_eq!(entries(&c), 1);
+
+    // Ann plays; the bot thinks about its roll. Meanwhile Ann looks at her own move.
+    let job = one_job(ann_moves(&mut c));
+    assert_eq!(entries(&c), 1);
+    let revision = c.record_revision();
+    c.select(Some((0, 0)));
+    assert!(c.is_reviewing());
+    assert_eq!(c.selection(), Some((0, 0)));
+    let shown = c.display();
+    assert_ne!(
+        shown.position, live.position,
+        "the position after Ann's move"
+    );
+    assert!(shown.last_move.is_some(), "her move is marked");
+    assert!(shown.turn.is_none() && shown.roll.is_none() && shown.prompt.is_none());
+    assert!(c
+        .status(MoveProgress::default())
+        .starts_with("Reviewing game 1, action 1"));
+    let controls = c.controls(MoveProgress::default());
+    assert!(!controls.roll && !controls.resign && !controls.hint);
+    assert_eq!(controls.buttons, Buttons::default());
+
+    // The bot's answer still arrives in the record, but its next decision waits.
+    let fx = c.reply(worker.run(job));
+    assert!(split(fx).0.is_empty(), "no new job while reviewing");
+    assert_eq!(c.state(), State::Paused);
+    assert_eq!(entries(&c), 2, "the bot's roll arrived in the record");
+    assert!(c.record_view().games()[0].cells[1].text.ends_with(':'));
+    assert_eq!(c.display(), shown, "the board stays on the selected action");
+
+    // Back to the game: the bot goes on, and its move is shown.
+    let job = one_job(c.select(None));
+    assert!(!c.is_reviewing());
+    assert!(matches!(c.state(), State::BotThinking { .. }));
+    // Looking back while the bot moves: the answer is played without animation.
+    c.navigate(Nav::Previous);
+    assert_eq!(
+        c.selection(),
+        Some((0, 1)),
+        "Page Up: the last action, the bot's roll"
+    );
+    c.navigate(Nav::Previous);
+    assert_eq!(c.selection(), Some((0, 0)));
+    let fx = c.reply(worker.run(job));
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::Animate { .. })),
+        "{fx:?}"
+    );
+    assert_eq!(entries(&c), 2, "the bot's move arrived in the record");
+    assert!(!c.record_view().games()[0].cells[1].text.ends_with(':'));
+    assert_ne!(c.record_revision(), revision);
+    assert_eq!(c.record_view().games()[0].cells.len(), 2);
+    // Ann cannot act while she reviews, even though it is her turn.
+    let before = game(&c).match_state();
+    assert!(c.roll().is_empty() && c.double().is_empty());
+    assert_eq!(game(&c).match_state(), before);
+
+    // Page Down: the bot's move, then the live position.
+    c.navigate(Nav::Next);
+    assert_eq!(c.selection(), Some((0, 1)));
+    let d = c.display();
+    assert_eq!(d.last_move.as_ref().map(|m| m.seat), Some(Seat::Top));
+    c.navigate(Nav::Next);
+    assert_eq!(c.selection(), None);
+    assert_eq!(c.state(), State::HumanToAct);
+    assert!(c.controls(MoveProgress::default()).roll);
+    // The live board marks the bot's last move too.
+    assert_eq!(
+        c.display().last_move.map(|m| m.seat),
+        Some(Seat::Top),
+        "the bot's move stays marked during play"
+    );
+    // An action that is not in the record is not selected.
+    assert!(c.select(Some((3, 0))).is_empty());
+    assert!(!c.is_reviewing());
+}
+
+#[test]
+fn play_on_from_an_earlier_action() {
+    let mut c = ann_moves_first(PLAIN, 5);
+    let mut worker = Worker::new();
+    let fx = ann_moves(&mut c);
+    until_a_person_acts(&mut c, &mut worker, fx);
+    c.roll();
+    let fx = ann_moves(&mut c);
+    until_a_person_acts(&mut c, &mut worker, fx);
+    assert!(entries(&c) >= 3, "{}", entries(&c));
+    // Without a selection there is nothing to play on from.
+    let before = entries(&c);
+    assert!(c.play_on_from_here().is_empty());
+    assert_eq!(entries(&c), before);
+
+    c.select(Some((0, 0)));
+    let shown = c.display();
+    let fx = c.play_on_from_here();
+    assert!(!c.is_reviewing());
+    assert_eq!(
+        entries(&c),
+        1,
+        "the record is cut after the selected action"
+    );
+    assert_eq!(
+        c.session().unwrap().bottom_position(),
+        shown.position,
+        "play goes on from the position shown"
+    );
+    // The bot is to roll: it thinks.
+    assert_eq!(split(fx).0.len(), 1);
+    assert!(matches!(c.state(), State::BotThinking { .. }));
+    assert!(c
+        .session()
+        .unwrap()
+        .log()
+        .last()
+        .is_some_and(|l| l.contains("Play goes on from game 1, action 1")));
+}
+
+#[test]
+fn analysis_stored_in_the_record_changes_its_revision() {
+    let mut c = ann_moves_first(PLAIN, 5);
+    let fx = ann_moves(&mut c);
+    let _ = fx;
+    let revision = c.record_revision();
+    let analysis = cubeful_engine::game::record::ActionAnalysis {
+        skill: cubeful_engine::game::record::analysis::Skill::Bad,
+        ..Default::default()
+    };
+    assert!(!c.set_analysis(0, 5, Some(Box::new(analysis.clone()))));
+    assert_eq!(c.record_revision(), revision);
+    assert!(c.set_analysis(0, 0, Some(Box::new(analysis))));
+    assert_ne!(c.record_revision(), revision);
+    let view = c.record_view();
+    assert_eq!(view.marked_count(), 1);
+    assert!(view.games()[0].cells[0].text.ends_with('?'));
+    let revision = c.record_revision();
+    c.record_changed();
+    assert_ne!(c.record_revision(), revision);
+}
+
+#[test]
+fn a_finished_match_opened_is_reviewed_without_a_result_dialog() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/corpus/sgf/gnubg-scripts_match1486073_analyzed.sgf");
+    let bytes = std::fs::read(&path).expect("the corpus is beside the repository");
+    let record = cubeful_engine::formats::match_file::read(&bytes)
+        .expect("the file reads")
+        .record;
+    let game = Game::from_record(
+        &record,
+        Box::new(ScriptedDice::new(Vec::<cubeful_engine::Dice>::new())),
+    )
+    .expect("the record replays");
+    let session = Session::from_game(setup(3, Opponent::Bot(Level::Beginner), 1), game);
+    let mut c = Controller::new(PLAIN);
+    let fx = c.resume(session);
+    assert!(
+        !fx.iter().any(|e| matches!(e, Effect::ShowResult { .. })),
+        "{fx:?}"
+    );
+    assert!(matches!(c.state(), State::MatchOver { .. }));
+    let view = c.record_view();
+    assert_eq!(view.games().len(), 2);
+    assert!(view.marked_count() > 0);
+    // Home: the first action of the last game; Ctrl+Page Down: its first marked action,
+    // "31: 7/4 6/5?!" in row 8 (as GNU Backgammon lists it).
+    c.navigate(Nav::First);
+    assert_eq!(c.selection(), Some((1, 0)));
+    c.navigate(Nav::NextMarked);
+    let (g, e) = c.selection().expect("a marked action");
+    assert_eq!(g, 1);
+    assert_eq!(view.games()[1].row_of(e), Some(7));
+    assert!(view.cell(g, e).unwrap().text.ends_with("7/4 6/5?!"));
+    // The board shows the position after it.
+    let after = record
+        .replay()
+        .unwrap()
+        .game(1)
+        .unwrap()
+        .after(e)
+        .unwrap()
+        .position;
+    let shown = c.display().position;
+    assert!(shown == after || shown == after.swap());
+    // End of the last game: back to the end of the match.
+    c.navigate(Nav::Last);
+    assert_eq!(c.selection(), None);
+    assert!(matches!(c.state(), State::MatchOver { .. }));
+}

@@ -20,12 +20,14 @@ use crate::controller::{Controller, Effect, HintUpdate, MoveProgress, Preference
 use crate::i18n::gettext;
 use crate::jobs::{BearoffSource, JobPool};
 use crate::match_model::{MatchModel, Published};
+use crate::review::Nav;
 use crate::session::MatchSetup;
 use crate::settings::Settings;
 use crate::widgets::board::CubefulBoard;
 use crate::widgets::dice_dialog::DiceDialog;
 use crate::widgets::hint_window::HintWindow;
 use crate::widgets::new_match_dialog::NewMatchDialog;
+use crate::widgets::record_pane::RecordPane;
 use crate::widgets::resign_dialog::ResignDialog;
 use crate::widgets::result_dialog::ResultDialog;
 
@@ -33,6 +35,10 @@ use crate::widgets::result_dialog::ResultDialog;
 /// a cancelled search is still running.
 const MIN_THREADS: usize = 2;
 const MAX_THREADS: usize = 4;
+
+mod files;
+
+mod analysis;
 
 mod imp {
     use super::*;
@@ -47,6 +53,12 @@ mod imp {
         pub paned: TemplateChild<gtk::Paned>,
         #[template_child]
         pub side_pane: TemplateChild<adw::Bin>,
+        #[template_child]
+        pub side_paned: TemplateChild<gtk::Paned>,
+        #[template_child]
+        pub record_slot: TemplateChild<adw::Bin>,
+        #[template_child]
+        pub analysis_slot: TemplateChild<adw::Bin>,
         #[template_child]
         pub window_title: TemplateChild<adw::WindowTitle>,
         #[template_child]
@@ -76,9 +88,12 @@ mod imp {
         #[template_child]
         pub next_button: TemplateChild<gtk::Button>,
 
-        /// The side pane beside the board is shown.
+        /// The side pane beside the board (the record and the analysis) is shown while there
+        /// is a match; true unless the user hides it.
         #[property(get, set = Self::set_show_side_pane)]
         pub show_side_pane: Cell<bool>,
+        /// The record pane in the side pane.
+        pub record_pane: RefCell<Option<RecordPane>>,
         /// What the window publishes about the match.
         pub model: MatchModel,
 
@@ -89,13 +104,19 @@ mod imp {
         pub debug_state: RefCell<Option<PathBuf>>,
         /// Dice seed for tests (`--seed`).
         pub seed: Cell<Option<u64>>,
+        /// The analysis pane, running analyses, statistics and graph (window/analysis.rs).
+        pub analysis: RefCell<analysis::AnalysisState>,
+        /// The match's file, the autosave, the open file dialogs (`window/files.rs`).
+        pub files: RefCell<files::FilesState>,
+        /// The Recent submenu of the primary menu (filled by `window/files.rs`).
+        #[template_child]
+        pub recent_menu: TemplateChild<gio::Menu>,
     }
 
     impl CubefulWindow {
         fn set_show_side_pane(&self, show: bool) {
             self.show_side_pane.set(show);
-            self.side_pane
-                .set_visible(show && self.side_pane.child().is_some());
+            self.obj().update_side_pane();
         }
     }
 
@@ -121,6 +142,25 @@ mod imp {
             klass.install_action("win.resign", None, |w, _, _| w.show_resign());
             klass.install_action("win.hint", None, |w, _, _| w.show_hint());
             klass.install_property_action("win.show-side-pane", "show-side-pane");
+            for (name, nav) in [
+                ("win.review-previous", Nav::Previous),
+                ("win.review-next", Nav::Next),
+                ("win.review-previous-marked", Nav::PreviousMarked),
+                ("win.review-next-marked", Nav::NextMarked),
+                ("win.review-first", Nav::First),
+                ("win.review-last", Nav::Last),
+                ("win.review-previous-game", Nav::PreviousGame),
+                ("win.review-next-game", Nav::NextGame),
+            ] {
+                klass.install_action(name, None, move |w, _, _| w.navigate(nav));
+            }
+            klass.install_action("win.review-live", None, |w, _, _| w.select_live());
+            klass.add_binding_action(
+                gtk::gdk::Key::Escape,
+                gtk::gdk::ModifierType::empty(),
+                "win.review-live",
+            );
+            klass.install_action("win.play-on", None, |w, _, _| w.confirm_play_on());
         }
 
         fn instance_init(obj: &glib::subclass::InitializingObject<Self>) {
@@ -150,7 +190,11 @@ mod imp {
                 );
             }
             obj.bind_labels();
+            obj.set_up_record_pane();
+            obj.set_up_analysis();
+            self.show_side_pane.set(true);
             obj.start_engine();
+            obj.files_setup();
             obj.render();
         }
     }
@@ -158,7 +202,11 @@ mod imp {
     impl WidgetImpl for CubefulWindow {}
     impl WindowImpl for CubefulWindow {
         fn close_request(&self) -> glib::Propagation {
+            if self.obj().files_close_request() {
+                return glib::Propagation::Stop;
+            }
             self.obj().save_window_size();
+            self.obj().stop_analysis();
             // Dropping the pool cancels the queued jobs: the workers stop after the job they
             // are on, and nobody waits for them.
             self.pool.replace(None);
@@ -224,13 +272,10 @@ impl CubefulWindow {
         self.imp().toasts.add_toast(toast);
     }
 
-    /// Puts `child` in the side pane beside the board (`None` empties it and hides the pane).
-    /// The pane is shown while the `show-side-pane` property is true.
-    pub fn set_side_pane(&self, child: Option<&gtk::Widget>) {
-        let imp = self.imp();
-        imp.side_pane.set_child(child);
-        imp.side_pane
-            .set_visible(child.is_some() && imp.show_side_pane.get());
+    /// The slot below the record pane in the side pane, for the analysis of the selected
+    /// action (filled by the analysis code).
+    pub fn analysis_slot(&self) -> adw::Bin {
+        self.imp().analysis_slot.get()
     }
 
     /// The divider between the board and the side pane.
@@ -238,9 +283,155 @@ impl CubefulWindow {
         self.imp().paned.get()
     }
 
+    /// The divider between the record pane and the analysis slot below it.
+    pub fn side_paned(&self) -> gtk::Paned {
+        self.imp().side_paned.get()
+    }
+
+    /// Shows the side pane while there is a match and the user has not hidden it.
+    fn update_side_pane(&self) {
+        let imp = self.imp();
+        let has_match = imp.controller.borrow().session().is_some();
+        let visible = has_match && imp.show_side_pane.get();
+        if visible && !imp.side_pane.is_visible() {
+            // The board takes all the room the pane does not need (the position is clamped
+            // to leave the pane its minimum width); the divider can be dragged from there.
+            imp.paned.set_position(100_000);
+        }
+        imp.side_pane.set_visible(visible);
+    }
+
+    /// Selects action `entry` of game `game` of the record (both from 0): the board shows the
+    /// position of that action, read-only, and the record pane highlights it. Selecting the
+    /// last action of the game in progress returns to the live position. Out-of-range numbers
+    /// are ignored.
+    pub fn select_action(&self, game: usize, entry: usize) {
+        self.control(|c| c.select(Some((game, entry))));
+    }
+
+    /// Returns from the action selected in the record to the game in progress.
+    pub fn select_live(&self) {
+        self.control(|c| c.select(None));
+    }
+
+    /// Moves the selection in the record (Page Up/Down, Ctrl+Page Up/Down, Home/End…).
+    pub fn navigate(&self, nav: Nav) {
+        self.control(|c| c.navigate(nav));
+    }
+
+    /// Asks whether to cut the record after the selected action, and if so plays on from
+    /// there.
+    pub fn confirm_play_on(&self) {
+        if !self.imp().controller.borrow().is_reviewing() {
+            return;
+        }
+        let dialog = adw::MessageDialog::new(
+            Some(self),
+            Some(&gettext("Play On From Here?")),
+            Some(&gettext(
+                "The rest of the match record after this position is thrown away, and play goes on from here.",
+            )),
+        );
+        dialog.add_responses(&[
+            ("cancel", &gettext("_Cancel")),
+            ("play", &gettext("_Play On")),
+        ]);
+        dialog.set_response_appearance("play", adw::ResponseAppearance::Destructive);
+        dialog.set_default_response(Some("cancel"));
+        dialog.set_close_response("cancel");
+        dialog.connect_response(
+            Some("play"),
+            glib::clone!(
+                #[weak(rename_to = window)]
+                self,
+                move |_, _| window.control(Controller::play_on_from_here)
+            ),
+        );
+        dialog.present();
+    }
+
+    /// Shows the record and the selection in the record pane and the match model.
+    fn publish_record(&self) {
+        let imp = self.imp();
+        let (view, selection, revision, names) = {
+            let c = imp.controller.borrow();
+            let names = c
+                .session()
+                .map(|s| {
+                    let n = &s.setup().names;
+                    // Player 0 sits at the top (seat 1), player 1 at the bottom (seat 0).
+                    [n[1].clone(), n[0].clone()]
+                })
+                .unwrap_or_default();
+            (c.record_view(), c.selection(), c.record_revision(), names)
+        };
+        if imp.model.record_revision() != revision {
+            imp.model.set_record_revision(revision);
+        }
+        imp.model.set_selection(selection);
+        if let Some(pane) = imp.record_pane.borrow().as_ref() {
+            pane.show(&view, selection, [&names[0], &names[1]]);
+            if imp.debug_state.borrow().is_some() {
+                // Once the rows are laid out, tests see where the cells are.
+                glib::timeout_add_local_once(
+                    std::time::Duration::from_millis(300),
+                    glib::clone!(
+                        #[weak(rename_to = window)]
+                        self,
+                        move || window.write_debug_state()
+                    ),
+                );
+            }
+        }
+        self.update_side_pane();
+        let reviewing = selection.is_some();
+        let has_actions = view.games().iter().any(|g| !g.cells.is_empty());
+        for name in [
+            "win.review-previous",
+            "win.review-previous-marked",
+            "win.review-first",
+            "win.review-previous-game",
+        ] {
+            self.action_set_enabled(name, has_actions);
+        }
+        for name in [
+            "win.review-next",
+            "win.review-next-marked",
+            "win.review-last",
+            "win.review-next-game",
+            "win.review-live",
+            "win.play-on",
+        ] {
+            self.action_set_enabled(name, reviewing);
+        }
+    }
+
+    /// Says that the record of the match changed behind the window's back (an analysis was
+    /// stored, a file was loaded): `record-revision` is bumped and the record pane and the
+    /// board are refreshed.
+    pub fn record_changed(&self) {
+        self.imp().controller.borrow_mut().record_changed();
+        self.render();
+    }
+
     /// What the window publishes about the match (for panes to bind to).
     pub fn model(&self) -> MatchModel {
         self.imp().model.clone()
+    }
+
+    /// Creates the record pane in the side pane and connects its selection to the controller.
+    fn set_up_record_pane(&self) {
+        let pane = RecordPane::new();
+        pane.connect_selected(glib::clone!(
+            #[weak(rename_to = window)]
+            self,
+            move |selection| match selection {
+                Some((game, entry)) => window.select_action(game, entry),
+                None => window.select_live(),
+            }
+        ));
+        self.imp().record_slot.set_child(Some(&pane));
+        self.imp().record_pane.replace(Some(pane));
     }
 
     fn start_engine(&self) {
@@ -254,6 +445,9 @@ impl CubefulWindow {
             self,
             async move {
                 while let Ok(reply) = replies.recv().await {
+                    let Some(reply) = window.analysis_reply(reply) else {
+                        continue;
+                    };
                     window.control(|c| c.reply(reply));
                 }
             }
@@ -343,6 +537,7 @@ impl CubefulWindow {
                 Effect::Hint(update) => self.update_hint_window(update),
             }
         }
+        self.files_after_step();
         self.render();
     }
 
@@ -387,6 +582,7 @@ impl CubefulWindow {
             (published, c.controls(progress))
         };
         imp.model.update(&published);
+        self.publish_record();
         self.action_set_enabled("win.roll", controls.roll);
         self.action_set_enabled("win.double", controls.double);
         self.action_set_enabled("win.take", controls.take);
@@ -415,6 +611,9 @@ impl CubefulWindow {
 
     /// Opens the new-match dialog (Ctrl+N).
     pub fn show_new_match(&self) {
+        if self.files_hold_new_match() {
+            return;
+        }
         let dialog = NewMatchDialog::new(self, &self.settings());
         dialog.connect_start(glib::clone!(
             #[weak(rename_to = window)]
@@ -434,6 +633,7 @@ impl CubefulWindow {
         if setup.seed.is_none() {
             setup.seed = self.imp().seed.get();
         }
+        self.files_new_match();
         self.control(|c| c.new_match(setup));
     }
 
@@ -629,6 +829,37 @@ impl CubefulWindow {
         state["busy"] = json!(c.is_busy());
         state["state"] = json!(format!("{:?}", c.state()));
         state["status"] = json!(imp.model.status());
+        state["files"] = self.files_debug_state();
+        let view = c.record_view();
+        let pane = imp.record_pane.borrow();
+        state["record"] = json!({
+            "games": view.games().len(),
+            "rows": view.games().iter().map(|g| g.rows.len()).collect::<Vec<_>>(),
+            "marked": view.marked_count(),
+            "selected_game": imp.model.selected_game(),
+            "selected_entry": imp.model.selected_entry(),
+            "selected_text": c.selection().and_then(|(g, e)| view.cell(g, e)).map(|cell| cell.text.clone()),
+            "reviewing": c.is_reviewing(),
+            "revision": imp.model.record_revision(),
+            "pane_game": pane.as_ref().and_then(|p| p.shown_game()),
+            "pane_rows": pane.as_ref().map(|p| p.rows().n_items()),
+            "side_pane_visible": imp.side_pane.is_visible(),
+            // The cells on screen and where to click them (window coordinates).
+            "cells": pane.as_ref().map(|p| {
+                let (sx, sy) = self.surface_transform();
+                p.visible_cells(self)
+                    .into_iter()
+                    .map(|((g, e), (x, y))| json!({ "game": g, "entry": e, "xy": [x + sx, y + sy] }))
+                    .collect::<Vec<_>>()
+            }),
+        });
+        state["analysis"] = self.analysis_debug_state();
+        let display = c.display();
+        state["shown"] = json!({
+            "position_id": position_id::encode(&display.position),
+            "dice": display.dice.map(|(_, d)| [d.first(), d.second()]),
+            "last_move_to": display.last_move.as_ref().map(|m| m.to.len()),
+        });
         state
     }
 }
