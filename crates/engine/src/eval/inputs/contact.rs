@@ -7,7 +7,7 @@
 //! numbering.
 
 use super::extra::*;
-use super::tables::{block_mask, ENTER_LOSS, ESCAPES, ESCAPES_PAST_FIRST, SHOTS, WAY_COUNT};
+use super::tables::{block_mask, ENTER_LOSS, ESCAPES, ESCAPES_PAST_FIRST, ROLLS};
 use crate::rules::position::{Position, BAR, OFF};
 
 /// Bits 0..24: the 24 points of a side (the bar excluded).
@@ -28,6 +28,8 @@ pub(super) struct SideInfo {
     pub blots: u32,
     /// Bit i set when index i (0..=24, bar included) holds a checker.
     pub occupied: u32,
+    /// Bit i set when home point index i (0..6) holds exactly two checkers.
+    pub home_pairs: u32,
     /// Highest occupied index (24 = on the bar); −1 when the side has no checker left.
     pub back: i32,
     /// Checkers still in play (board and bar).
@@ -44,6 +46,7 @@ impl SideInfo {
         made: 0,
         blots: 0,
         occupied: 0,
+        home_pairs: 0,
         back: -1,
         count: 0,
         index_sum: 0,
@@ -55,41 +58,78 @@ impl SideInfo {
         let board = position.board();
         let mut player = SideInfo::EMPTY;
         let mut opponent = SideInfo::EMPTY;
-        for (point, &c) in board.iter().enumerate().take(25).skip(1) {
-            if c > 0 {
-                player.put(point - 1, c.unsigned_abs());
-            } else if c < 0 {
-                opponent.put(24 - point, c.unsigned_abs());
+        // Points 1..=24 as three words of eight signed counts (point 8w + k + 1 in byte k of
+        // word w), split into each side's counts eight at a time.
+        for w in 0..3 {
+            let mut bytes = [0u8; 8];
+            for (byte, &c) in bytes.iter_mut().zip(&board[1 + 8 * w..9 + 8 * w]) {
+                *byte = c as u8;
             }
+            let x = u64::from_le_bytes(bytes);
+            // 1 in every byte holding a negative (opponent) count, and 0xff there.
+            let negative = (x >> 7) & LOW_BITS;
+            let fill = negative * 0xff;
+            let mine = x & !fill;
+            // Two's complement negation of the negative bytes only: !c + 1 stays in the byte.
+            let theirs = ((x & fill) ^ fill) + negative;
+            player.n[8 * w..8 * w + 8].copy_from_slice(&mine.to_le_bytes());
+            // The opponent's index of point 8w + k + 1 is 23 − 8w − k: the word reversed.
+            opponent.n[16 - 8 * w..24 - 8 * w].copy_from_slice(&theirs.swap_bytes().to_le_bytes());
         }
-        player.put(24, board[BAR].unsigned_abs());
-        opponent.put(24, board[OFF].unsigned_abs());
-        for side in [&mut player, &mut opponent] {
-            // The bar is neither a made point nor a blot.
-            side.made &= POINTS;
-            side.blots &= POINTS;
-            side.back = highest(side.occupied);
-            side.off = 15u32.saturating_sub(side.count) as u8;
-        }
+        player.n[24] = board[BAR].unsigned_abs();
+        opponent.n[24] = board[OFF].unsigned_abs();
+        player.summarise();
+        opponent.summarise();
         (player, opponent)
     }
 
-    /// Records `c` checkers on index `i` (each index at most once).
+    /// Fills the masks and sums from `n`, eight indices at a time. A side has at most 15
+    /// checkers, so every count, every per-byte sum below and every partial product fits in its
+    /// byte without carrying into the next.
     #[inline]
-    fn put(&mut self, i: usize, c: u8) {
-        self.n[i] = c;
-        let bit = 1 << i;
-        if c > 0 {
-            self.occupied |= bit;
+    fn summarise(&mut self) {
+        let (mut made, mut occupied, mut count, mut index_sum) = (0u32, 0u32, 0u32, 0u32);
+        for w in 0..3 {
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&self.n[8 * w..8 * w + 8]);
+            let x = u64::from_le_bytes(bytes);
+            // Adding 0x7f (0x7e) sets a byte's top bit exactly when its count is ≥ 1 (≥ 2).
+            occupied |= top_bits(x.wrapping_add(LOW_BITS * 0x7f)) << (8 * w);
+            let made_here = top_bits(x.wrapping_add(LOW_BITS * 0x7e));
+            made |= made_here << (8 * w);
+            if w == 0 {
+                // Made but not holding three (0x7d: top bit set from 3 up).
+                let three = top_bits(x.wrapping_add(LOW_BITS * 0x7d));
+                self.home_pairs = made_here & !three & HOME;
+            }
+            // The top byte of x · Σ_j c_j 256^j is Σ_k byte_k · c_(7−k).
+            let checkers = (x.wrapping_mul(LOW_BITS) >> 56) as u32;
+            let weighted = (x.wrapping_mul(0x0001_0203_0405_0607) >> 56) as u32;
+            count += checkers;
+            index_sum += weighted + 8 * w as u32 * checkers;
         }
-        if c >= 2 {
-            self.made |= bit;
-        } else if c == 1 {
-            self.blots |= bit;
-        }
-        self.count += u32::from(c);
-        self.index_sum += i as u32 * u32::from(c);
+        let bar = u32::from(self.n[24]);
+        occupied |= u32::from(bar > 0) << 24;
+        self.made = made;
+        self.blots = occupied & !made & POINTS;
+        self.occupied = occupied;
+        self.count = count + bar;
+        debug_assert!(self.count <= u32::from(crate::rules::position::CHECKERS));
+        self.index_sum = index_sum + 24 * bar;
+        self.back = highest(occupied);
+        self.off = 15u32.saturating_sub(self.count) as u8;
     }
+}
+
+/// 0x01 in every byte of a word.
+const LOW_BITS: u64 = 0x0101_0101_0101_0101;
+
+/// The top bits of the eight bytes of `x`, as bits 0..8 (byte k's top bit to bit k).
+#[inline]
+fn top_bits(x: u64) -> u32 {
+    // Bit 8k moves to bit 56 + k: multiplying by Σ_k 2^(56 − 7k) puts every one there without
+    // two partial products ever meeting, so nothing carries.
+    ((((x >> 7) & LOW_BITS).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as u32
 }
 
 /// Index of the highest set bit, −1 for an empty mask.
@@ -140,18 +180,20 @@ pub(super) fn extras(s: &SideInfo, t: &SideInfo, out: &mut [f32; 25]) {
     let q = 23 - r_t;
 
     // BREAK_CONTACT: pips for each S checker behind T's rearmost checker (S index > q) to pass
-    // it. If T is on the bar (q = −1) every S checker counts.
-    let mut break_contact = 0u32;
+    // it, Σ_{i > q} (i + 1 − q)·s[i]. If T is on the bar (q = −1) every S checker counts.
+    // FREEPIP: S's pips in front of T's rearmost checker, Σ_{i < q} (i + 1)·s[i]. S has no
+    // checker on index q itself (T holds it; only when T has no checker left is q = 24, S's
+    // bar), so the two split S's pips Σ (i + 1)·s[i] and one loop over the (usually few)
+    // checkers behind q gives both.
+    let (mut behind_pips, mut behind) = (0u32, 0u32);
     for i in Bits(s.occupied & !below(q + 1)) {
-        break_contact += (i as i32 + 1 - q) as u32 * u32::from(sn[i]);
+        behind_pips += (i as u32 + 1) * u32::from(sn[i]);
+        behind += u32::from(sn[i]);
     }
+    let break_contact = behind_pips as i32 - q * behind as i32;
+    let on_q = if q == 24 { 25 * u32::from(sn[24]) } else { 0 };
+    let free_pips = s.index_sum + s.count - behind_pips - on_q;
     out[BREAK_CONTACT] = break_contact as f32 * (1.0 / 167.0);
-
-    // FREEPIP: S's pips in front of T's rearmost checker (S index < q).
-    let mut free_pips = 0u32;
-    for i in Bits(s.occupied & below(q)) {
-        free_pips += (i as u32 + 1) * u32::from(sn[i]);
-    }
     out[FREEPIP] = free_pips as f32 * 0.01;
 
     // BACK_CHEQUER. An empty side (a finished game, never fed to a net) reads as 0.
@@ -179,26 +221,13 @@ pub(super) fn extras(s: &SideInfo, t: &SideInfo, out: &mut [f32; 25]) {
     out[P2] = p2 as f32 * (1.0 / 36.0);
 
     // Escapes of T's rearmost checker through S's points, and S's containment of T.
-    let escapes_of_t = |p: usize| ESCAPES[block_mask(s.made, p)];
+    let containment = Containment::new(s.made);
     let r_t_index = r_t.max(0) as usize;
-    out[BACKESCAPES] = f32::from(escapes_of_t(r_t_index)) * (1.0 / 36.0);
+    out[BACKESCAPES] = f32::from(containment.escapes(r_t_index)) * (1.0 / 36.0);
     // [quirk] BACKRESCAPES is 0, not 1, when nothing blocks T's rearmost checker.
     out[BACKRESCAPES] = f32::from(ESCAPES_PAST_FIRST[block_mask(s.made, r_t_index)]) * (1.0 / 36.0);
-    // CONTAIN: minimum over 15..=23; ACONTAIN over 15..=r_t (the bar included when T is on it).
-    let mut contain_min = 36u8;
-    let mut acontain_min = 36u8;
-    for p in 15..=23 {
-        let e = escapes_of_t(p);
-        contain_min = contain_min.min(e);
-        if p <= r_t_index {
-            acontain_min = acontain_min.min(e);
-        }
-    }
-    if r_t == 24 {
-        acontain_min = acontain_min.min(escapes_of_t(24));
-    }
-    let acontain = f32::from(36 - acontain_min) * (1.0 / 36.0);
-    let contain = f32::from(36 - contain_min) * (1.0 / 36.0);
+    let acontain = f32::from(36 - containment.acontain_min(r_t)) * (1.0 / 36.0);
+    let contain = f32::from(36 - containment.contain_min()) * (1.0 / 36.0);
     out[ACONTAIN] = acontain;
     out[ACONTAIN2] = acontain * acontain;
     out[CONTAIN] = contain;
@@ -242,6 +271,62 @@ pub(super) fn extras(s: &SideInfo, t: &SideInfo, out: &mut [f32; 25]) {
     };
     out[BACKG] = backg;
     out[BACKG1] = backg1;
+}
+
+/// E_S(p) for p = 15..=23 (a T checker on T's index p, on one of S's points 1..9) and their
+/// running minimum, for BACKESCAPES, ACONTAIN and CONTAIN (docs/ENGINE.md §Containment and
+/// mobility inputs).
+struct Containment {
+    /// S's made points.
+    made: u32,
+    /// `escapes[k]` = E_S(15 + k).
+    escapes: [u8; 9],
+    /// `least[k]` = min E_S(p) over 15 ≤ p ≤ 15 + k.
+    least: [u8; 9],
+}
+
+impl Containment {
+    #[inline]
+    fn new(made: u32) -> Containment {
+        let mut escapes = [0u8; 9];
+        let mut least = [0u8; 9];
+        let mut run = 36;
+        for (k, (e, m)) in escapes.iter_mut().zip(&mut least).enumerate() {
+            *e = ESCAPES[block_mask(made, 15 + k)];
+            run = run.min(*e);
+            *m = run;
+        }
+        Containment {
+            made,
+            escapes,
+            least,
+        }
+    }
+
+    /// E_S(p) for any p in 0..=24.
+    #[inline]
+    fn escapes(&self, p: usize) -> u8 {
+        match p {
+            15..=23 => self.escapes[p - 15],
+            _ => ESCAPES[block_mask(self.made, p)],
+        }
+    }
+
+    /// Least E_S(p) over 15 ≤ p ≤ r_T (36 for an empty range; the bar included when T is on it).
+    #[inline]
+    fn acontain_min(&self, r_t: i32) -> u8 {
+        match r_t {
+            15..=23 => self.least[r_t as usize - 15],
+            24 => self.least[8].min(ESCAPES[block_mask(self.made, 24)]),
+            _ => 36,
+        }
+    }
+
+    /// Least E_S(p) over 15 ≤ p ≤ 23.
+    #[inline]
+    fn contain_min(&self) -> u8 {
+        self.least[8]
+    }
 }
 
 /// MOMENT2 numerator: ⌈M / N⁺⌉ where M sums (i − μ)² over the checkers above μ = ⌈mean index⌉.
@@ -316,13 +401,25 @@ fn backbone(made: u32) -> f32 {
     if others == 0 {
         return 0.0;
     }
+    // Weight of a made point d pips in front of r: 11 up to 6 pips, then 13 − d, 0 from 13 on.
+    const WEIGHT: [u8; 24] = {
+        let mut table = [0u8; 24];
+        let mut d = 1;
+        while d < 24 {
+            table[d] = if d <= 6 {
+                11
+            } else if d <= 11 {
+                13 - d as u8
+            } else {
+                0
+            };
+            d += 1;
+        }
+        table
+    };
     let mut weight = 0i32;
     for x in Bits(others) {
-        weight += match r - x as i32 {
-            d if d <= 6 => 11,
-            d if d <= 11 => 13 - d,
-            _ => 0,
-        };
+        weight += i32::from(WEIGHT[r as usize - x]);
     }
     1.0 - weight as f32 / (11 * others.count_ones()) as f32
 }
@@ -334,7 +431,7 @@ fn shots(s: &SideInfo, t: &SideInfo) -> (u32, u32, u32) {
     // on its own 1- and 2-points (T's 24- and 23-points, T indices 23 and 22). This is the
     // 2024 (weights 1.01) rule; before, gnubg counted occupied rather than made points.
     let mut blots_t = t.blots;
-    if (s.made & 0x3f).count_ones() <= 2 {
+    if (s.made & HOME).count_ones() <= 2 {
         blots_t &= !(0b11 << 22);
     }
     if blots_t == 0 {
@@ -342,133 +439,28 @@ fn shots(s: &SideInfo, t: &SideInfo) -> (u32, u32, u32) {
     }
     let targets = mirror(blots_t);
     // Hitters: every occupied index but a home point held by exactly two checkers.
-    let hitters = s.occupied & !home_pairs(&s.n);
-    // T's made points and all of T's blots, in S's numbering.
-    let blocked = mirror(t.made);
-    let t_blots = mirror(t.blots);
-
-    // A(w): the hitter indices from which way w reaches an eligible blot on an open path;
-    // `live` has bit w set when A(w) is not empty.
-    let mut hit_from = [0u32; WAY_COUNT];
-    let mut live = 0u64;
-    for (w, (a, way)) in hit_from.iter_mut().zip(SHOTS.ways.iter()).enumerate() {
-        let mut reach = hitters & (targets << way.distance);
-        if reach == 0 {
-            continue;
-        }
-        if !way.is_direct() {
-            // Hitters whose intermediate point(s) at distance x are blocked (S index j − x).
-            let mut closed = if way.all_open { 0 } else { u32::MAX };
-            for &x in way.steps() {
-                if way.all_open {
-                    closed |= blocked << x;
-                } else {
-                    closed &= blocked << x;
-                }
-            }
-            reach &= !closed;
-        }
-        *a = reach;
-        live |= u64::from(reach != 0) << w;
-    }
-    if live == 0 {
+    let hitters = s.occupied & !s.home_pairs;
+    // Checkers only move forward (to lower indices): nothing above the lowest target, no shot.
+    if hitters >> (targets.trailing_zeros() + 1) == 0 {
         return (0, 0, 0);
     }
-
-    let on_bar = s.n[24];
+    let shots = Shots {
+        hitters,
+        targets,
+        blocked: mirror(t.made),
+        t_blots: mirror(t.blots),
+        t_made_own: t.made,
+        t_blots_own: t.blots,
+    };
+    // Bit d set when some hitter is d pips above some target: rolls with no way of such a
+    // distance cannot hit and are skipped.
+    let mut distances = 0u32;
+    for b in Bits(targets) {
+        distances |= hitters >> b;
+    }
+    let live = ROLLS.iter().filter(|roll| roll.distances & distances != 0);
     let (mut pip_loss, mut p1, mut p2) = (0, 0, 0);
-    for roll in SHOTS.rolls.iter().filter(|roll| roll.way_mask & live != 0) {
-        let mut hits = 0u32;
-        let mut loss = 0u32;
-        match on_bar {
-            0 => {
-                // The hitter of the previous direct way, to avoid one lone checker hitting twice.
-                let mut last = usize::MAX;
-                for &w in roll.ways() {
-                    let a = hit_from[w as usize];
-                    if a == 0 {
-                        continue;
-                    }
-                    let way = &SHOTS.ways[w as usize];
-                    let k = highest(a) as usize;
-                    let d = usize::from(way.distance);
-                    loss = loss.max((k - d + 1) as u32);
-                    if way.is_direct() {
-                        if k != last || s.n[k] != 1 {
-                            hits += 1;
-                        }
-                        last = k;
-                        // A double can hit with two different checkers.
-                        if roll.is_double && a & !(1 << k) != 0 {
-                            hits += 1;
-                        }
-                    } else {
-                        hits = hits.max(1);
-                        // Hitting a second blot on the way through.
-                        if way
-                            .steps()
-                            .iter()
-                            .any(|&x| t_blots & (1 << (k - usize::from(x))) != 0)
-                        {
-                            hits += 1;
-                        }
-                    }
-                }
-            }
-            1 => {
-                // Set once a checker on the board has hit and the other die is needed to enter.
-                let mut entering_die_used = false;
-                for (position, &w) in roll.ways().iter().enumerate() {
-                    let a = hit_from[w as usize];
-                    if a == 0 {
-                        continue;
-                    }
-                    let way = &SHOTS.ways[w as usize];
-                    let d = way.distance as u32;
-                    if way.is_direct() {
-                        // The other listed way's distance is the die that must enter.
-                        // [quirk] For a double that is the 2d combination, so gnubg tests T's
-                        // 2d-point rather than its d-point.
-                        let other = roll.ways[1 - position];
-                        let entry = usize::from(SHOTS.ways[other as usize].distance);
-                        let entry_closed = t.n[entry - 1] >= 2;
-                        let mut rest = a;
-                        while rest != 0 {
-                            let k = highest(rest) as u32;
-                            rest &= !(1 << k);
-                            if k != 24 {
-                                if entering_die_used || entry_closed {
-                                    break;
-                                }
-                                entering_die_used = true;
-                            }
-                            hits += 1;
-                            loss = loss.max(k + 1 - d);
-                        }
-                    } else if a & BAR_BIT != 0 {
-                        // Enter and continue to hit.
-                        hits = hits.max(1);
-                        loss = loss.max(25 - d);
-                        // [quirk] gnubg looks for a blot on the way at T index x + 1, two pips
-                        // beyond the real intermediate point (T index x − 1).
-                        if way.steps().iter().any(|&x| t.n[usize::from(x) + 1] == 1) {
-                            hits += 1;
-                        }
-                    }
-                }
-            }
-            _ => {
-                // Two or more on the bar: only direct hits from the bar count.
-                for &w in &roll.ways()[..2] {
-                    let way = &SHOTS.ways[w as usize];
-                    if way.is_direct() && hit_from[w as usize] & BAR_BIT != 0 {
-                        hits += 1;
-                        loss = loss.max(25 - u32::from(way.distance));
-                    }
-                }
-            }
-        }
-        let weight = u32::from(roll.weight);
+    let mut tally = |weight: u32, (hits, loss): (u32, u32)| {
         pip_loss += weight * loss;
         if hits >= 1 {
             p1 += weight;
@@ -476,18 +468,191 @@ fn shots(s: &SideInfo, t: &SideInfo) -> (u32, u32, u32) {
         if hits >= 2 {
             p2 += weight;
         }
+    };
+    match s.n[24] {
+        0 => live.for_each(|r| tally(r.weight, shots.off_bar(&s.n, r.low, r.high))),
+        1 => live.for_each(|r| tally(r.weight, shots.one_on_bar(r.low, r.high))),
+        _ => live.for_each(|r| tally(r.weight, shots.several_on_bar(r.low, r.high))),
     }
     (pip_loss, p1, p2)
 }
 
-/// Bit i set when home point index i (0..6) holds exactly two checkers.
-#[inline]
-fn home_pairs(n: &[u8; 25]) -> u32 {
-    let mut mask = 0;
-    for (i, &c) in n[..6].iter().enumerate() {
-        mask |= u32::from(c == 2) << i;
+/// The masks the shot heuristic works on, all 25-bit masks of indices. Each roll's ways
+/// (docs/ENGINE.md §Shot ways) are evaluated in its own function below, returning
+/// `(hits, loss)` of step 3 of docs/ENGINE.md §Shot inputs.
+struct Shots {
+    /// S's hitters (S numbering, bar = 24).
+    hitters: u32,
+    /// T's eligible blots (S numbering).
+    targets: u32,
+    /// T's made points (S numbering).
+    blocked: u32,
+    /// All of T's blots (S numbering).
+    t_blots: u32,
+    /// T's made points in T's numbering (the entry test of one checker on the bar).
+    t_made_own: u32,
+    /// T's blots in T's numbering (the \[quirk\] blot test of one checker on the bar).
+    t_blots_own: u32,
+}
+
+impl Shots {
+    /// A(w) before the path test: hitters `d` pips above an eligible target. Shifted-out
+    /// bits (≥ 32) would be indices above the bar, so nothing is lost.
+    #[inline]
+    fn reach(&self, d: u32) -> u32 {
+        self.hitters & (self.targets << d)
     }
-    mask
+
+    /// Hitters whose intermediate point `x` pips ahead (S index j − x) is made by T.
+    #[inline]
+    fn blocked_at(&self, x: u32) -> u32 {
+        self.blocked << x
+    }
+
+    /// Hitters with a T blot `x` pips ahead.
+    #[inline]
+    fn blot_at(&self, x: u32) -> u32 {
+        self.t_blots << x
+    }
+
+    /// S not on the bar, roll (l, h) with l ≤ h.
+    #[inline]
+    fn off_bar(&self, n: &[u8; 25], l: u32, h: u32) -> (u32, u32) {
+        let (mut hits, mut loss) = (0u32, 0u32);
+        // Direct ways: l (and h for a non-double).
+        let a = self.reach(l);
+        let mut last = usize::MAX;
+        if a != 0 {
+            let k = highest(a) as u32;
+            loss = k + 1 - l;
+            hits = 1;
+            last = k as usize;
+            // A double can hit with two different checkers.
+            if l == h && a & (a - 1) != 0 {
+                hits += 1;
+            }
+        }
+        if l != h {
+            let a = self.reach(h);
+            if a != 0 {
+                let k = highest(a) as usize;
+                loss = loss.max(k as u32 + 1 - h);
+                // One lone checker cannot hit twice.
+                if k != last || n[k] != 1 {
+                    hits += 1;
+                }
+            }
+            // Both dice: at least one of the two intermediate points must be open.
+            let closed = self.blocked_at(l) & self.blocked_at(h);
+            let on_the_way = self.blot_at(l) | self.blot_at(h);
+            combined(
+                self.reach(l + h) & !closed,
+                l + h,
+                on_the_way,
+                &mut hits,
+                &mut loss,
+            );
+        } else {
+            // Doubles: 2d, 3d and 4d with every intermediate point open.
+            let (mut closed, mut on_the_way) = (0, 0);
+            for m in 2..=4 {
+                closed |= self.blocked_at((m - 1) * l);
+                on_the_way |= self.blot_at((m - 1) * l);
+                combined(
+                    self.reach(m * l) & !closed,
+                    m * l,
+                    on_the_way,
+                    &mut hits,
+                    &mut loss,
+                );
+            }
+        }
+        (hits, loss)
+    }
+
+    /// One S checker on the bar, roll (l, h) with l ≤ h.
+    #[inline]
+    fn one_on_bar(&self, l: u32, h: u32) -> (u32, u32) {
+        let (mut hits, mut loss) = (0u32, 0u32);
+        // Set once a checker on the board has hit and the other die is needed to enter.
+        let mut entering_die_used = false;
+        // The other listed way's distance is the die that must enter. [quirk] For a double that
+        // is the 2d combination, so gnubg tests T's 2d-point rather than its d-point.
+        let (first_entry, second) = if l == h { (2 * l, None) } else { (h, Some(h)) };
+        let mut direct = |a: u32, d: u32, entry: u32| {
+            if a & BAR_BIT != 0 {
+                hits += 1;
+                loss = loss.max(25 - d);
+            }
+            let board = a & POINTS;
+            let entry_closed = self.t_made_own & (1 << (entry - 1)) != 0;
+            if board != 0 && !entering_die_used && !entry_closed {
+                entering_die_used = true;
+                hits += 1;
+                loss = loss.max(highest(board) as u32 + 1 - d);
+            }
+        };
+        direct(self.reach(l), l, first_entry);
+        if let Some(h) = second {
+            direct(self.reach(h), h, l);
+        }
+        // Combined ways count only when the bar checker enters and hits. [quirk] gnubg looks
+        // for a blot on the way at T index x + 1, two pips beyond the real intermediate point
+        // (T index x − 1).
+        let mut enter_and_hit = |a: u32, d: u32, quirk_blot: bool| {
+            if a & BAR_BIT != 0 {
+                hits = hits.max(1);
+                loss = loss.max(25 - d);
+                if quirk_blot {
+                    hits += 1;
+                }
+            }
+        };
+        let quirk_blot_at = |x: u32| self.t_blots_own & (1 << (x + 1)) != 0;
+        if l != h {
+            let closed = self.blocked_at(l) & self.blocked_at(h);
+            let quirk = quirk_blot_at(l) || quirk_blot_at(h);
+            enter_and_hit(self.reach(l + h) & !closed, l + h, quirk);
+        } else {
+            let (mut closed, mut quirk) = (0, false);
+            for m in 2..=4 {
+                closed |= self.blocked_at((m - 1) * l);
+                quirk |= quirk_blot_at((m - 1) * l);
+                enter_and_hit(self.reach(m * l) & !closed, m * l, quirk);
+            }
+        }
+        (hits, loss)
+    }
+
+    /// Two or more S checkers on the bar: only the first two listed ways, only direct, only
+    /// from the bar (for a double the second way is the 2d combination, which never counts).
+    #[inline]
+    fn several_on_bar(&self, l: u32, h: u32) -> (u32, u32) {
+        let (mut hits, mut loss) = (0u32, 0u32);
+        let dice: &[u32] = if l == h { &[l] } else { &[l, h] };
+        for &d in dice {
+            if self.reach(d) & BAR_BIT != 0 {
+                hits += 1;
+                loss = loss.max(25 - d);
+            }
+        }
+        (hits, loss)
+    }
+}
+
+/// A combined way of distance `d` from the hitters `a`, S not on the bar: the highest hitter
+/// hits (`hits = max(hits, 1)`) and one more hit is counted when a T blot sits on its path
+/// (`on_the_way`: hitters with a T blot on one of the way's intermediate points).
+#[inline]
+fn combined(a: u32, d: u32, on_the_way: u32, hits: &mut u32, loss: &mut u32) {
+    if a != 0 {
+        let k = highest(a) as u32;
+        *loss = (*loss).max(k + 1 - d);
+        *hits = (*hits).max(1);
+        if on_the_way & (1 << k) != 0 {
+            *hits += 1;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -824,6 +989,29 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// The word-at-a-time summaries equal the plain per-index definitions.
+        #[test]
+        fn side_info_matches_the_board(position in arbitrary_position()) {
+            let (player, opponent) = SideInfo::both(&position);
+            for (info, side) in [(player, Side::Player), (opponent, Side::Opponent)] {
+                let n = position.side(side);
+                prop_assert_eq!(info.n, n);
+                let mask = |f: &dyn Fn(usize) -> bool, to: usize| {
+                    (0..to).filter(|&i| f(i)).fold(0u32, |m, i| m | 1 << i)
+                };
+                prop_assert_eq!(info.made, mask(&|i| n[i] >= 2, 24));
+                prop_assert_eq!(info.blots, mask(&|i| n[i] == 1, 24));
+                prop_assert_eq!(info.occupied, mask(&|i| n[i] > 0, 25));
+                prop_assert_eq!(info.home_pairs, mask(&|i| n[i] == 2, 6));
+                let count: u32 = n.iter().map(|&c| u32::from(c)).sum();
+                prop_assert_eq!(info.count, count);
+                let index_sum: u32 = (0..25).map(|i| i as u32 * u32::from(n[i])).sum();
+                prop_assert_eq!(info.index_sum, index_sum);
+                prop_assert_eq!(info.back, (0..25).rev().find(|&i| n[i] > 0).map_or(-1, |i| i as i32));
+                prop_assert_eq!(u32::from(info.off), 15 - count);
+            }
+        }
 
         /// The fast features equal the literal definitions on arbitrary positions (bar cases,
         /// several checkers on the bar, blots everywhere included).

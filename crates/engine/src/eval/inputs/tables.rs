@@ -3,15 +3,10 @@
 //!
 //! * [`ESCAPES`] and [`ESCAPES_PAST_FIRST`]: the escape counts E and E1 of docs/ENGINE.md
 //!   §Escape counts, indexed by a 12-bit mask of blocked distances (see [`block_mask`]).
-//! * [`SHOTS`]: the 39 single-checker "ways" to use a roll and the 21 rolls listing them, for the
-//!   shot heuristic of PIPLOSS, P1 and P2 (docs/ENGINE.md §Shot ways and §Shot inputs).
+//! * [`ROLLS`]: the 21 distinct rolls and the distances of their ways, for the shot heuristic of
+//!   PIPLOSS, P1 and P2 (docs/ENGINE.md §Shot ways and §Shot inputs).
 //! * [`ENTER_LOSS`]: the pips a side on the bar wastes against each home board (ENTER of
 //!   docs/ENGINE.md §Structure and timing inputs).
-
-/// Number of distinct rolls of two dice (6 doubles and 15 non-doubles).
-pub(super) const ROLL_COUNT: usize = 21;
-/// Number of distinct single-checker ways over all rolls (docs/ENGINE.md §Shot ways).
-pub(super) const WAY_COUNT: usize = 39;
 
 /// E(mask): how many of the 36 ordered rolls carry a checker past the blocked distances in `mask`
 /// (bit d−1 set = the point d pips ahead is blocked). A roll (u, v) escapes when the point u + v
@@ -68,151 +63,56 @@ pub(super) fn block_mask(made: u32, p: usize) -> usize {
     ((made >> (24 - p)) as usize) & ((1 << p.min(12)) - 1)
 }
 
-/// One way a single checker can use (part of) a roll: move `distance` pips, touching down on the
-/// intermediate distances `steps[..step_count]` first.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Way {
-    /// Total pips moved.
-    pub distance: u8,
-    /// Intermediate landing distances (unused entries are 0).
-    pub steps: [u8; 3],
-    /// How many entries of `steps` are used: 0 for a single die.
-    pub step_count: u8,
-    /// True when every intermediate point must be open (doubles), false when one open
-    /// intermediate is enough (a non-double can play either die first).
-    pub all_open: bool,
-}
-
-impl Way {
-    /// True for a single-die ("direct") way.
-    #[inline]
-    pub fn is_direct(&self) -> bool {
-        self.step_count == 0
-    }
-
-    /// The intermediate landing distances.
-    #[inline]
-    pub fn steps(&self) -> &[u8] {
-        &self.steps[..self.step_count as usize]
-    }
-}
-
-/// One of the 21 distinct rolls and the ways a single checker can play it, in gnubg's order:
-/// non-double l < h: l, h, l + h; double d: d, 2d, 3d, 4d.
+/// One of the 21 distinct rolls for the shot heuristic (docs/ENGINE.md §Shot ways).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Roll {
+    /// The lower die.
+    pub low: u32,
+    /// The higher die (equal to `low` for a double).
+    pub high: u32,
     /// 1 for a double, 2 for a non-double (the number of ordered rolls it stands for).
-    pub weight: u8,
-    pub is_double: bool,
-    /// Indices into [`ShotTables::ways`]; `ways[..way_count]` are used.
-    pub ways: [u8; 4],
-    pub way_count: u8,
-    /// Bit w set for each way w of this roll, to skip rolls without any shot quickly.
-    pub way_mask: u64,
+    pub weight: u32,
+    /// Bit d set for the distance d of each of the roll's ways: l, h and l + h for a
+    /// non-double, d, 2d, 3d and 4d for a double.
+    pub distances: u32,
 }
 
-impl Roll {
-    /// The way indices of this roll, in order.
-    #[inline]
-    pub fn ways(&self) -> &[u8] {
-        &self.ways[..self.way_count as usize]
-    }
-}
+/// The 21 rolls, in the order (low, high) = (1, 1), (1, 2), (2, 2), (1, 3), ….
+pub(super) static ROLLS: [Roll; 21] = rolls();
 
-/// The ways and rolls of the shot heuristic. Ways 0..6 are the single dice 1..6, shared by every
-/// roll containing that number; every combination (pattern, distance) is its own way.
-#[derive(Debug)]
-pub(super) struct ShotTables {
-    pub ways: [Way; WAY_COUNT],
-    pub rolls: [Roll; ROLL_COUNT],
-}
-
-/// The shot tables, enumerated from the 21 rolls at compile time.
-pub(super) static SHOTS: ShotTables = shot_tables();
-
-const fn shot_tables() -> ShotTables {
-    let empty_way = Way {
-        distance: 0,
-        steps: [0; 3],
-        step_count: 0,
-        all_open: false,
-    };
-    let mut ways = [empty_way; WAY_COUNT];
-    let mut die = 1u8;
-    while die <= 6 {
-        ways[die as usize - 1].distance = die;
-        die += 1;
-    }
+const fn rolls() -> [Roll; 21] {
     let mut rolls = [Roll {
+        low: 0,
+        high: 0,
         weight: 0,
-        is_double: false,
-        ways: [0; 4],
-        way_count: 0,
-        way_mask: 0,
-    }; ROLL_COUNT];
-    let mut next_way = 6;
-    let mut next_roll = 0;
-    let mut high = 1u8;
+        distances: 0,
+    }; 21];
+    let mut next = 0;
+    let mut high = 1;
     while high <= 6 {
-        let mut low = 1u8;
+        let mut low = 1;
         while low <= high {
-            let mut roll = Roll {
-                weight: 0,
-                is_double: false,
-                ways: [0; 4],
-                way_count: 0,
-                way_mask: 0,
-            };
-            if low == high {
-                roll.weight = 1;
-                roll.is_double = true;
-                roll.ways[0] = low - 1;
-                let mut multiple = 2u8;
-                while multiple <= 4 {
-                    let mut steps = [0u8; 3];
-                    let mut k = 1;
-                    while k < multiple {
-                        steps[k as usize - 1] = k * low;
-                        k += 1;
-                    }
-                    ways[next_way] = Way {
-                        distance: multiple * low,
-                        steps,
-                        step_count: multiple - 1,
-                        all_open: true,
-                    };
-                    roll.ways[multiple as usize - 1] = next_way as u8;
-                    next_way += 1;
-                    multiple += 1;
+            rolls[next] = if low == high {
+                Roll {
+                    low,
+                    high,
+                    weight: 1,
+                    distances: 1 << low | 1 << (2 * low) | 1 << (3 * low) | 1 << (4 * low),
                 }
-                roll.way_count = 4;
             } else {
-                roll.weight = 2;
-                roll.ways[0] = low - 1;
-                roll.ways[1] = high - 1;
-                ways[next_way] = Way {
-                    distance: low + high,
-                    steps: [low, high, 0],
-                    step_count: 2,
-                    all_open: false,
-                };
-                roll.ways[2] = next_way as u8;
-                next_way += 1;
-                roll.way_count = 3;
-            }
-            let mut i = 0;
-            while i < roll.way_count as usize {
-                roll.way_mask |= 1 << roll.ways[i];
-                i += 1;
-            }
-            rolls[next_roll] = roll;
-            next_roll += 1;
+                Roll {
+                    low,
+                    high,
+                    weight: 2,
+                    distances: 1 << low | 1 << high | 1 << (low + high),
+                }
+            };
+            next += 1;
             low += 1;
         }
         high += 1;
     }
-    assert!(next_way == WAY_COUNT && next_roll == ROLL_COUNT);
-    ShotTables { ways, rolls }
+    rolls
 }
 
 /// `ENTER_LOSS[two][mask]`: pips lost by a side with one (`two` = 0) or at least two (`two` = 1)
@@ -268,22 +168,19 @@ mod tests {
     }
 
     #[test]
-    fn shot_tables_are_consistent() {
-        let total: u32 = SHOTS.rolls.iter().map(|r| u32::from(r.weight)).sum();
-        assert_eq!(total, 36);
-        for roll in &SHOTS.rolls {
-            let first = SHOTS.ways[roll.ways()[0] as usize];
-            assert!(first.is_direct());
-            for &w in roll.ways() {
-                let way = SHOTS.ways[w as usize];
-                assert!(way.distance >= 1 && way.distance <= 24);
-                assert!(way.steps().iter().all(|&s| s > 0 && s < way.distance));
-            }
-        }
-        // Every way object is used by some roll, and the single dice are shared.
-        for w in 0..WAY_COUNT as u8 {
-            let users = SHOTS.rolls.iter().filter(|r| r.ways().contains(&w)).count();
-            assert_eq!(users, if w < 6 { 6 } else { 1 }, "way {w}");
+    fn rolls_cover_the_36_ordered_rolls() {
+        assert_eq!(ROLLS.iter().map(|r| r.weight).sum::<u32>(), 36);
+        for (i, a) in ROLLS.iter().enumerate() {
+            assert!(1 <= a.low && a.low <= a.high && a.high <= 6);
+            assert_eq!(a.weight, if a.low == a.high { 1 } else { 2 });
+            assert_eq!(
+                a.distances.count_ones(),
+                if a.low == a.high { 4 } else { 3 }
+            );
+            assert!(a.distances < 1 << 25);
+            assert!(ROLLS[..i]
+                .iter()
+                .all(|b| (b.low, b.high) != (a.low, a.high)));
         }
     }
 
