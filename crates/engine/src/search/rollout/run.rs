@@ -79,7 +79,12 @@ pub(super) fn run(r: &mut Rollout, cancel: &AtomicBool, progress: &mut dyn FnMut
     };
     let stop_jobs = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Done>();
-    let capacity = 2 * pool.current_num_threads() + 2;
+    // Trials handed out ahead: enough that the workers never run dry while this thread waits
+    // for a core (a 0-ply trial without variance reduction lasts about a millisecond, less
+    // than a scheduler's time slice, and with every core busy playing trials this thread only
+    // gets one now and then). Results are still added in trial order, so the number ahead
+    // changes nothing in the results.
+    let capacity = 32 * pool.current_num_threads();
     // Next trial to hand out, per alternative.
     let mut next: Vec<u64> = stats.iter().map(|s| u64::from(s.count())).collect();
     let mut in_flight = 0usize;
