@@ -70,13 +70,18 @@ fn the_analysis_pane_statistics_and_graph_show_a_stored_analysis() {
     }
     let path = corpus("sgf/gnubg-scripts_match1486073_analyzed.sgf");
     let work = common::work_dir("gtk-e2e-analysis-a");
-    common::write_settings(&work, "(window: (width: 1200, height: 800))");
+    // The analysis level chosen last time (3-ply) comes back from the settings.
+    common::write_settings(
+        &work,
+        "(window: (width: 1200, height: 800), analysis_plies: 3)",
+    );
     let (_xvfb, display) = common::start_xvfb();
     let app = App::start(&display, &work, &[path.into_os_string()]);
     app.wait_for("the match in the record pane", 60, |s| {
         s["record"]["games"] == 2 && s["record"]["pane_rows"].as_u64().unwrap_or(0) > 0
     });
     let s = app.state();
+    assert_eq!(s["analysis"]["pane_level"], 3);
     // Nothing selected: the pane says how to get an analysis.
     assert_eq!(s["analysis"]["pane_candidates"], 0);
     assert!(s["analysis"]["analysed_entries"].as_u64().unwrap() > 100);

@@ -222,10 +222,9 @@ pub fn run(args: &Args) -> Result<()> {
 
 /// The rollout settings of the command line.
 fn settings(args: &Args) -> RolloutSettings {
-    // World Class move filters (and its pruning nets above 0-ply).
+    // World Class move filters and its pruning nets (at 0-ply too, as GNU Backgammon's rollouts).
     let at = |plies: u8| EvalSettings {
         plies,
-        prune: plies > 0 && Level::WorldClass.settings().prune,
         ..Level::WorldClass.settings()
     };
     let seed = args.seed.unwrap_or_else(|| {

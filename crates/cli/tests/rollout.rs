@@ -48,7 +48,10 @@ fn a_position_rollout_prints_as_gnubg_does() {
         lines[4],
         "36 games, SplitMix64 dice gen. with seed 7 and quasi-random dice"
     );
-    assert!(text.contains("Play: 0-ply cubeful [expert]"), "{text}");
+    assert!(
+        text.contains("Play: 0-ply cubeful prune [expert]"),
+        "{text}"
+    );
     // Cubeless: no CF column.
     let text = stdout(
         &with(

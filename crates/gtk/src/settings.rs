@@ -148,6 +148,8 @@ pub struct Settings {
     pub recent_files: Vec<PathBuf>,
     /// The folder last used in a file chooser.
     pub last_folder: Option<PathBuf>,
+    /// The level of the analysis pane, in plies (0 to 3; 2 is World Class).
+    pub analysis_plies: u8,
 }
 
 impl Default for Settings {
@@ -165,6 +167,7 @@ impl Default for Settings {
             new_match: NewMatchSettings::default(),
             recent_files: Vec::new(),
             last_folder: None,
+            analysis_plies: 2,
         }
     }
 }
@@ -276,10 +279,12 @@ mod tests {
         s.colours.player = "#112233".into();
         s.recent_files = vec![PathBuf::from("/m/a.sgf"), PathBuf::from("/m/b é.mat")];
         s.last_folder = Some(PathBuf::from("/m"));
+        s.analysis_plies = 3;
         s.save(&path).unwrap();
         let (back, err) = Settings::load(&path);
         assert!(err.is_none());
         assert_eq!(back, s);
+        assert_eq!(back.analysis_plies, 3);
         assert_eq!(back.level(), Level::Grandmaster);
         assert_eq!(
             back.colours.colours().checkers[0],

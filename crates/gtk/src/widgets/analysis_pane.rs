@@ -142,6 +142,9 @@ mod imp {
         pub rollout_button: TemplateChild<gtk::Button>,
         pub items: RefCell<Option<gio::ListStore>>,
         pub on_candidate: RefCell<Vec<IndexHandler>>,
+        /// What the pane shows (`None` until it first shows something), so that showing the
+        /// same again (the record changed elsewhere) builds nothing.
+        pub shown: RefCell<Option<Option<ActionView>>>,
     }
 
     impl std::fmt::Debug for AnalysisPane {
@@ -215,6 +218,13 @@ impl AnalysisPane {
             .get(i)
             .copied()
             .unwrap_or(LEVEL_PLIES[DEFAULT_LEVEL])
+    }
+
+    /// Chooses the level of `plies` plies (one of [`LEVEL_PLIES`]; others are ignored).
+    pub fn set_level_plies(&self, plies: u8) {
+        if let Some(i) = LEVEL_PLIES.iter().position(|&p| p == plies) {
+            self.imp().level.set_selected(i as u32);
+        }
     }
 
     /// The level selector (for tests, which click it).
@@ -335,6 +345,10 @@ impl AnalysisPane {
     /// action.
     pub fn show(&self, view: Option<&ActionView>) {
         let imp = self.imp();
+        if imp.shown.borrow().as_ref().map(Option::as_ref) == Some(view) {
+            return;
+        }
+        imp.shown.replace(Some(view.cloned()));
         let store = self.items();
         let Some(view) = view else {
             imp.heading.set_label(&gettext(

@@ -447,11 +447,15 @@ impl RecordPane {
         let data = game
             .map(|g| row_data(view, g, selection))
             .unwrap_or_default();
+        let before = self.rows().n_items() as usize;
         let changed = self.replace_rows(&data);
+        // Rows changed in place (an analysis arrived) keep the list where it is; a selection
+        // that moved, another game or new rows bring the selection into view.
+        let resized = changed && before != data.len();
         let moved = imp.selection.replace(selection) != selection || imp.game.get() != game;
         imp.game.set(game);
         imp.updating.set(false);
-        if moved || changed {
+        if moved || resized {
             let target = match selection {
                 Some((g, e)) => view.games()[g].row_of(e),
                 None => data.len().checked_sub(1),
@@ -462,24 +466,41 @@ impl RecordPane {
         }
     }
 
-    /// Replaces the rows that differ from `data`; true if any did.
+    /// Replaces the rows that differ from `data`, each in its own place (a selection that
+    /// moves or an analysis that arrives changes a few rows: only those are made again, so
+    /// the list view rebinds only their cells); true if any did.
     fn replace_rows(&self, data: &[RowData]) -> bool {
         let store = self.rows();
         let shown = store.n_items() as usize;
-        let same = (0..shown.min(data.len()))
-            .take_while(|&i| {
+        let mut changed = false;
+        let mut i = 0;
+        while i < shown.min(data.len()) {
+            let differs = |i: usize| {
                 store
                     .item(i as u32)
                     .and_downcast::<RecordRow>()
-                    .is_some_and(|r| r.data() == data[i])
-            })
-            .count();
-        if same == shown && same == data.len() {
-            return false;
+                    .is_none_or(|r| r.data() != data[i])
+            };
+            if !differs(i) {
+                i += 1;
+                continue;
+            }
+            // One splice per run of changed rows.
+            let start = i;
+            while i < shown.min(data.len()) && differs(i) {
+                i += 1;
+            }
+            let rows: Vec<RecordRow> = data[start..i].iter().map(RecordRow::new).collect();
+            store.splice(start as u32, (i - start) as u32, &rows);
+            changed = true;
         }
-        let added: Vec<RecordRow> = data[same..].iter().map(RecordRow::new).collect();
-        store.splice(same as u32, (shown - same) as u32, &added);
-        true
+        if shown != data.len() {
+            let common = shown.min(data.len());
+            let added: Vec<RecordRow> = data[common..].iter().map(RecordRow::new).collect();
+            store.splice(common as u32, (shown - common) as u32, &added);
+            changed = true;
+        }
+        changed
     }
 
     /// Scrolls the list so that row `row` is in view (GTK 4.8 has no `scroll_to` on the

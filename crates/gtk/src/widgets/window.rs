@@ -94,6 +94,10 @@ mod imp {
         pub show_side_pane: Cell<bool>,
         /// The record pane in the side pane.
         pub record_pane: RefCell<Option<RecordPane>>,
+        /// What `render` last showed on the board (`None` after the board was shown
+        /// something else, e.g. a candidate play), so that a change of the record that leaves
+        /// the board as it is does not redraw it.
+        pub rendered: RefCell<Option<crate::board::Display>>,
         /// What the window publishes about the match.
         pub model: MatchModel,
 
@@ -238,6 +242,7 @@ impl CubefulWindow {
             window.maximize();
         }
         window.imp().board.set_colours(settings.colours.colours());
+        window.set_analysis_level(settings.analysis_plies);
         window.control(|c| c.set_preferences(Preferences::from(&settings)));
         window
     }
@@ -411,7 +416,8 @@ impl CubefulWindow {
     /// board are refreshed.
     pub fn record_changed(&self) {
         self.imp().controller.borrow_mut().record_changed();
-        self.render();
+        self.render_board(true);
+        self.publish();
     }
 
     /// What the window publishes about the match (for panes to bind to).
@@ -544,15 +550,27 @@ impl CubefulWindow {
     /// Shows the controller's state: the board (unless a move is being shown), then the
     /// published state and the actions.
     fn render(&self) {
+        self.render_board(false);
+        self.publish();
+    }
+
+    /// Shows the controller's display on the board (unless a move is being shown); with
+    /// `unless_same`, not if the board shows that display already (it is not redrawn).
+    fn render_board(&self, unless_same: bool) {
         let imp = self.imp();
         let display = {
             let c = imp.controller.borrow();
             (!c.is_animating()).then(|| c.display())
         };
-        if let Some(display) = display {
-            imp.board.set_display(display);
+        let Some(display) = display else {
+            imp.rendered.replace(None);
+            return;
+        };
+        if unless_same && imp.rendered.borrow().as_ref() == Some(&display) {
+            return;
         }
-        self.publish();
+        imp.rendered.replace(Some(display.clone()));
+        imp.board.set_display(display);
     }
 
     /// How far the move on the board has got.

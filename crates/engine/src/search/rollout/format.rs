@@ -16,8 +16,8 @@
 //! ```text
 //! Full cubeful rollout with variance reduction
 //! 1296 games, SplitMix64 dice gen. with seed 42 and quasi-random dice
-//! Play: 0-ply cubeful [expert]
-//! Cube: 0-ply cubeful [expert]
+//! Play: 0-ply cubeful prune [expert]
+//! Cube: 0-ply cubeful prune [expert]
 //! ```
 
 use crate::search::{EvalSettings, FilterPreset, Level};
@@ -381,7 +381,7 @@ mod tests {
             context_lines(&s, 36, ""),
             "Full cubeful rollout with variance reduction\n\
              36 games, SplitMix64 dice gen. with seed 42 and quasi-random dice\n\
-             Play: 0-ply cubeful [expert]\nCube: 0-ply cubeful [expert]\n"
+             Play: 0-ply cubeful prune [expert]\nCube: 0-ply cubeful prune [expert]\n"
         );
         let cubeless = RolloutSettings {
             cubeful: false,
@@ -403,7 +403,7 @@ mod tests {
         let text = settings_text(&s);
         assert!(
             text.starts_with(
-                "SK 0 RC 1 1 0 1 0 0 0 1 1 0 \"SplitMix64\" 11  cube0 ver 3 0C 1 0.000000 0  \
+                "SK 0 RC 1 1 0 1 0 0 0 1 1 0 \"SplitMix64\" 11  cube0 ver 3 0C 1 0.000000 1  \
                  cheq0 ver 3 2C 1 0.000000 1 filt0 0 8 0.16000 -1 0 0.00000  cube1"
             ),
             "{text}"
@@ -415,11 +415,11 @@ mod tests {
         });
         assert_eq!(
             plain,
-            "SK 0 RC 1 1 0 1 0 0 0 1 1 0 \"SplitMix64\" 0  cube0 ver 3 0C 1 0.000000 0  \
-             cheq0 ver 3 0C 1 0.000000 0 cube1 ver 3 0C 1 0.000000 0  cheq1 ver 3 0C 1 0.000000 0 \
-             latecube0 ver 3 0C 1 0.000000 0  latecheq0 ver 3 0C 1 0.000000 0 \
-             latecube1 ver 3 0C 1 0.000000 0  latecheq1 ver 3 0C 1 0.000000 0 \
-             cubetrunc ver 3 0C 1 0.000000 0 cheqtrunc ver 3 0C 1 0.000000 0"
+            "SK 0 RC 1 1 0 1 0 0 0 1 1 0 \"SplitMix64\" 0  cube0 ver 3 0C 1 0.000000 1  \
+             cheq0 ver 3 0C 1 0.000000 1 cube1 ver 3 0C 1 0.000000 1  cheq1 ver 3 0C 1 0.000000 1 \
+             latecube0 ver 3 0C 1 0.000000 1  latecheq0 ver 3 0C 1 0.000000 1 \
+             latecube1 ver 3 0C 1 0.000000 1  latecheq1 ver 3 0C 1 0.000000 1 \
+             cubetrunc ver 3 0C 1 0.000000 1 cheqtrunc ver 3 0C 1 0.000000 1"
         );
         for keyword in [
             "cube1 ver 3",

@@ -23,7 +23,7 @@ use crate::eval::{BearoffOracle, Evaluator, Nets, Probabilities};
 use crate::rules::dice::Dice;
 use crate::rules::movegen::MoveGenerator;
 use crate::rules::position::Position;
-use crate::search::{EvalSettings, Search};
+use crate::search::{prune_keep, EvalSettings, Search};
 
 use super::dice::RolloutDice;
 use super::settings::RolloutSettings;
@@ -109,6 +109,8 @@ pub(super) struct Worker {
     search: Search,
     bearoff: Option<Arc<BearoffDb>>,
     generator: MoveGenerator,
+    /// The pruning nets' values of a roll's plays, with their indices (kept between rolls).
+    ranked: Vec<(f64, usize)>,
 }
 
 impl Worker {
@@ -126,6 +128,7 @@ impl Worker {
             search,
             bearoff,
             generator: MoveGenerator::new(),
+            ranked: Vec::with_capacity(64),
         }
     }
 
@@ -214,7 +217,8 @@ impl Worker {
         settings: &EvalSettings,
     ) -> Position {
         if settings.plies == 0 && settings.noise == 0.0 {
-            self.best_zero_ply(position, dice, ctx, settings.cubeful).0
+            self.best_zero_ply(position, dice, ctx, settings.cubeful, settings.prune)
+                .0
         } else {
             self.search
                 .best_move(position, dice, ctx, settings)
@@ -224,24 +228,72 @@ impl Worker {
     }
 
     /// The best play of `dice` at 0-ply (noiseless): the position after it and its chances and
-    /// value for the mover.
+    /// value for the mover. With `prune` (and pruning nets loaded), a roll with many plays is
+    /// first ranked by the pruning nets and only the best [`prune_keep`] are judged by the full
+    /// nets, as the search does (docs/ENGINE.md §Pruning nets) and as GNU Backgammon's 0-ply
+    /// rollouts do.
     fn best_zero_ply(
         &mut self,
         position: &Position,
         dice: Dice,
         ctx: &CubeContext,
         cubeful: bool,
+        prune: bool,
     ) -> (Position, Probabilities, f64) {
         let mut generator = std::mem::take(&mut self.generator);
+        let moves = generator.generate(position, dice);
+        let keep = prune_keep(moves.len());
         let mut best: Option<(Position, Probabilities, f64)> = None;
-        for m in generator.generate(position, dice) {
-            let (p, v) = self.after_zero_ply(&m.position, ctx, cubeful);
-            if best.as_ref().is_none_or(|b| v > b.2) {
-                best = Some((m.position, p, v));
+        if prune && moves.len() > keep && self.fast.has_prune_nets() {
+            let mut ranked = std::mem::take(&mut self.ranked);
+            ranked.clear();
+            for (i, m) in moves.iter().enumerate() {
+                ranked.push((self.prune_zero_ply(&m.position, ctx, cubeful), i));
+            }
+            // Best first, among equals the earlier play; the survivors then in generation
+            // order, so that the full nets break ties as without pruning.
+            ranked.select_nth_unstable_by(keep - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            ranked.truncate(keep);
+            ranked.sort_unstable_by_key(|&(_, i)| i);
+            for &(_, i) in &ranked {
+                let (p, v) = self.after_zero_ply(&moves[i].position, ctx, cubeful);
+                if best.as_ref().is_none_or(|b| v > b.2) {
+                    best = Some((moves[i].position, p, v));
+                }
+            }
+            self.ranked = ranked;
+        } else {
+            for m in moves.iter() {
+                let (p, v) = self.after_zero_ply(&m.position, ctx, cubeful);
+                if best.as_ref().is_none_or(|b| v > b.2) {
+                    best = Some((m.position, p, v));
+                }
             }
         }
         self.generator = generator;
         best.expect("move generation returns at least the empty play")
+    }
+
+    /// The pruning nets' value for the mover of `after`, as [`Worker::after_zero_ply`] computes
+    /// it from the full nets (the full evaluation where there is no pruning estimate: finished
+    /// games, bearoffs the database knows).
+    fn prune_zero_ply(&mut self, after: &Position, ctx: &CubeContext, cubeful: bool) -> f64 {
+        let next = after.swap();
+        let estimate = if after.result().is_none() {
+            self.fast.evaluate_prune(&next)
+        } else {
+            None
+        };
+        let Some(p) = estimate else {
+            return self.after_zero_ply(after, ctx, cubeful).1;
+        };
+        let opponent = ctx.swapped();
+        let v = if cubeful {
+            self.leaf_value(&p, &opponent, &next)
+        } else {
+            exact_value(&p, &opponent)
+        };
+        invert(v, ctx)
     }
 
     /// Chances and value for the mover of `after` (seen from the mover) at 0-ply; `ctx` is the
@@ -352,7 +404,8 @@ impl Worker {
         let mut rolled = [0.0f64; 6];
         let mut rolled_play = None;
         for roll in Dice::all() {
-            let (after, p, v) = self.best_zero_ply(position, roll, ctx, checker.cubeful);
+            let (after, p, v) =
+                self.best_zero_ply(position, roll, ctx, checker.cubeful, checker.prune);
             let (p, v) = if checker.plies >= 2 {
                 self.after_value(&after, ctx, &deeper)
             } else {

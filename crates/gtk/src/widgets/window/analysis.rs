@@ -99,10 +99,21 @@ impl CubefulWindow {
             self,
             move |index| window.preview_candidate(index)
         ));
+        // The level is remembered in the settings when it is changed.
         pane.level_selector().connect_selected_notify(glib::clone!(
             #[weak(rename_to = window)]
             self,
-            move |_| window.write_debug_state()
+            #[weak]
+            pane,
+            move |_| {
+                let plies = pane.level_plies();
+                if let Some(app) = window.app() {
+                    if app.settings().analysis_plies != plies {
+                        app.update_settings(|s| s.analysis_plies = plies);
+                    }
+                }
+                window.write_debug_state();
+            }
         ));
         // Once laid out, tests can find its controls.
         pane.connect_map(glib::clone!(
@@ -162,6 +173,14 @@ impl CubefulWindow {
             );
         }
         self.refresh_analysis();
+    }
+
+    /// Chooses the analysis pane's level (`plies`, from the settings).
+    pub(super) fn set_analysis_level(&self, plies: u8) {
+        let pane = self.analysis_state().pane.clone();
+        if let Some(pane) = pane {
+            pane.set_level_plies(plies);
+        }
     }
 
     fn pane_plies(&self) -> u8 {
@@ -300,6 +319,7 @@ impl CubefulWindow {
                 .then(|| crate::review::last_move(crate::session::seat_of(mover), &mv));
             display
         };
+        self.imp().rendered.replace(None);
         self.imp().board.set_display(display);
     }
 
