@@ -142,9 +142,13 @@ fn the_record_pane_lists_and_navigates_an_analysed_match() {
     app.wait_for("the action after the clicked one", 10, |s| {
         s["record"]["selected_entry"] == 3
     });
+    // Marked actions are found across games: the one before it is the last of game 1.
     app.key("ctrl+Page_Up");
-    app.wait_for("no marked action before it: it stays", 3, |s| {
-        s["record"]["selected_entry"] == 3
+    app.wait_for("the marked action before it, in game 1", 10, |s| {
+        s["record"]["selected_game"] == 0
+            && s["record"]["selected_text"]
+                .as_str()
+                .is_some_and(|t| t.ends_with('?'))
     });
     app.key("Escape");
     let s = app.wait_for("the live position", 10, |s| {
