@@ -4,7 +4,7 @@
 //! a game only ever moves "down" the list, and the evaluation never jumps back and forth between
 //! two nets.
 
-use crate::rules::position::{Position, BAR, OFF};
+use crate::rules::position::{Position, Side, BAR, OFF};
 
 /// The evaluator class of a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -44,17 +44,10 @@ impl PositionClass {
 /// and for the crashed test its checkers on the board and on its ace and two points.
 pub fn classify(position: &Position) -> PositionClass {
     let b = position.board();
-    let back_player = if b[BAR] > 0 {
-        Some(24)
-    } else {
-        (1..=24).rev().find(|&p| b[p] > 0).map(|p| p - 1)
-    };
-    let back_opponent = if b[OFF] < 0 {
-        Some(24)
-    } else {
-        (1..=24).find(|&p| b[p] < 0).map(|p| 24 - p)
-    };
-    let (Some(back_player), Some(back_opponent)) = (back_player, back_opponent) else {
+    let (Some(back_player), Some(back_opponent)) = (
+        position.back_index(Side::Player),
+        position.back_index(Side::Opponent),
+    ) else {
         return PositionClass::Over;
     };
     if back_player + back_opponent > 22 {

@@ -457,37 +457,24 @@ struct SideFacts {
 
 /// The facts of `side`, read straight from the board (this runs for every position the nets
 /// judge): the checkers of each quadrant of its own numbering (points 1–6, 7–12, 13–18, 19–24,
-/// then the bar) and its farthest-back checker.
+/// then the bar) and its farthest-back checker ([`Position::back_index`]).
 fn side_facts(position: &Position, side: Side) -> SideFacts {
     let b = position.board();
     let mine = |c: i8| u32::from(c.max(0).unsigned_abs());
     let theirs = |c: i8| u32::from(c.min(0).unsigned_abs());
-    let (quadrants, back) = match side {
+    let quadrants = match side {
         Side::Player => {
             let sum = |from: usize| b[from..from + 6].iter().map(|&c| mine(c)).sum::<u32>();
-            let back = if b[BAR] > 0 {
-                24
-            } else {
-                (1..=24)
-                    .rev()
-                    .find(|&p| b[p] > 0)
-                    .map_or(-1, |p| p as i32 - 1)
-            };
-            ([sum(1), sum(7), sum(13), sum(19), mine(b[BAR])], back)
+            [sum(1), sum(7), sum(13), sum(19), mine(b[BAR])]
         }
         Side::Opponent => {
             // The opponent's point k is the board's point 25 − k.
             let sum = |to: usize| b[to - 5..=to].iter().map(|&c| theirs(c)).sum::<u32>();
-            let back = if b[OFF] < 0 {
-                24
-            } else {
-                (1..=24).find(|&p| b[p] < 0).map_or(-1, |p| 24 - p as i32)
-            };
-            ([sum(24), sum(18), sum(12), sum(6), theirs(b[OFF])], back)
+            [sum(24), sum(18), sum(12), sum(6), theirs(b[OFF])]
         }
     };
     let mut facts = SideFacts {
-        back,
+        back: position.back_index(side).map_or(-1, |i| i as i32),
         total: 0,
         cross: 0,
         gammon_cross: 1,

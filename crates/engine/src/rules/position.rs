@@ -203,6 +203,18 @@ impl Position {
         out
     }
 
+    /// The farthest-back checker of `side` as an index of [`Position::side`]'s array (0 = its
+    /// ace point, 24 = its bar), read straight from the board; `None` when it has none left.
+    pub fn back_index(&self, side: Side) -> Option<usize> {
+        let b = &self.board;
+        match side {
+            Side::Player if b[BAR] > 0 => Some(24),
+            Side::Player => (1..=24).rev().find(|&p| b[p] > 0).map(|p| p - 1),
+            Side::Opponent if b[OFF] < 0 => Some(24),
+            Side::Opponent => (1..=24).find(|&p| b[p] < 0).map(|p| 24 - p),
+        }
+    }
+
     /// Checkers of `side` on its own point `point` (1..=24, each side numbered from its own home
     /// board) or on its bar (`point` = 25).
     pub fn checkers(&self, side: Side, point: usize) -> Result<u8, PositionError> {
