@@ -3,7 +3,8 @@
 # loss on the 2-ply chances written by `train label` (training/label2p by default), then the
 # decision benchmark before and after and a duel against the starting nets.
 #   training/stage3.sh OUT [START] [EPOCHS]
-# Environment: CLI (default target/release/cubeful-cli), DATA (default training/label2p),
+# Environment: CLI (default target/release/cubeful-cli), DATA (default training/label2p; several
+# folders separated by spaces are all read),
 # THREADS (default 1), NICE (default 15), ALPHA (0.003), BATCH (64), GAMES (2000), REFERENCE (the
 # nets that judge the decision benchmark: training/adam2, the fixed yardstick since round adam3).
 set -euo pipefail
@@ -24,7 +25,9 @@ mkdir -p "$OUT"
 echo "== decision benchmark of $START ($(date -u +%H:%M:%S))"
 run bench decisions --nets "$START" --reference-nets "$REFERENCE" --threads "$THREADS"
 echo "== adam on $DATA from $START ($(date -u +%H:%M:%S))"
-run train supervised --optimizer adam --loss ce --nets "$START" --data-dir "$DATA" --out "$OUT" \
+DATA_ARGS=()
+for dir in $DATA; do DATA_ARGS+=(--data-dir "$dir"); done
+run train supervised --optimizer adam --loss ce --nets "$START" "${DATA_ARGS[@]}" --out "$OUT" \
     --epochs "$EPOCHS" --batch "$BATCH" --alpha "$ALPHA" --schedule cosine --select loss \
     --seed 1 --threads "$THREADS"
 echo "== decision benchmark of $OUT ($(date -u +%H:%M:%S))"
