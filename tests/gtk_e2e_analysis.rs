@@ -11,6 +11,10 @@
 //! runs, the results are stored (marks, analysis in the record) and the longest time the main
 //! loop was held up during the analysis is printed (docs/BENCHMARKS.md).
 //!
+//! (c) A match is played against the bot in the app (six of our turns), then analysed in the
+//! background at 3-ply while the test browses back through it with Page Up: the selection moves
+//! while the analysis runs, and every action of the fresh record is analysed and stored.
+//!
 //! Needs `Xvfb`, `xdotool` and ImageMagick's `import` and `convert`, like the other GUI tests.
 
 #[path = "e2e_common/mod.rs"]
@@ -238,8 +242,92 @@ fn a_match_is_analysed_in_the_background_while_browsing() {
     });
     let stall = s["analysis"]["longest_stall_ms"].as_f64().unwrap();
     eprintln!(
-        "GUI responsiveness: {stored} actions analysed at 2-ply; longest main-loop stall during the analysis {stall:.1} ms; {} marks",
+        "GUI responsiveness: {stored} actions analysed at 2-ply; {} frames, longest {:.1} ms, {} over 16 ms; longest main-loop stall during the analysis {stall:.1} ms; {} marks",
+        s["analysis"]["frames"],
+        s["analysis"]["longest_frame_ms"].as_f64().unwrap_or(0.0),
+        s["analysis"]["frames_over_16ms"],
         s["record"]["marked"]
     );
     assert!(stall < 1000.0, "the main loop was held up {stall} ms");
+}
+
+#[test]
+fn a_freshly_played_match_is_analysed_in_the_background_while_browsing() {
+    if !common::display_tools() {
+        return;
+    }
+    let work = common::work_dir("gtk-e2e-analysis-c");
+    common::write_settings(
+        &work,
+        "(player_name: \"Anna\", level: \"expert\", animate: false, analysis_plies: 3, \
+         window: (width: 1200, height: 800))",
+    );
+    let (_xvfb, display) = common::start_xvfb();
+    let app = App::start(&display, &work, &["--seed".into(), "5".into()]);
+    app.start_match();
+    for _ in 0..6 {
+        let s = app.wait_settled(90);
+        if !common::human_to_act(&s) {
+            break;
+        }
+        app.play_our_turn();
+    }
+    let s = app.wait_settled(90);
+    let actions = s["files"]["actions"].as_u64().unwrap_or(0);
+    assert!(actions >= 10, "a few turns were played: {s:#}");
+    assert_eq!(s["analysis"]["analysed_entries"], 0);
+    assert_eq!(s["analysis"]["pane_level"], 3);
+
+    app.key("ctrl+shift+a");
+    app.wait_for("the analysis to start", 20, |s| {
+        s["analysis"]["running"] == true
+    });
+    // Back through the game while it runs: each Page Up moves the selection at once.
+    let mut moves_while_running = 0;
+    for _ in 0..6 {
+        let before = app.state()["record"]["selected_entry"].clone();
+        let sent = Instant::now();
+        app.key("Page_Up");
+        let s = app.wait_for("the selection to move", 5, |s| {
+            s["record"]["selected_entry"] != before
+        });
+        let took = sent.elapsed();
+        if s["analysis"]["running"] == true {
+            moves_while_running += 1;
+            assert!(
+                took < Duration::from_millis(2500),
+                "Page Up took {took:?} during the analysis"
+            );
+        }
+        sleep(Duration::from_millis(150));
+    }
+    assert!(
+        moves_while_running >= 3,
+        "the selection moved {moves_while_running} times while the analysis ran"
+    );
+    let s = app.wait_for("the analysis to end", 300, |s| {
+        s["analysis"]["running"] == false && s["analysis"]["last_end"].is_string()
+    });
+    assert_eq!(s["analysis"]["last_end"], "Analysis finished.", "{s:#}");
+    let stored = s["analysis"]["stored"].as_u64().unwrap();
+    assert_eq!(s["analysis"]["analysed_entries"].as_u64(), Some(stored));
+    // Every roll-and-play of the record has its analysis (the cube actions with theirs).
+    assert!(
+        stored >= actions / 2,
+        "{stored} of {actions} actions: {s:#}"
+    );
+    // The selected action shows its analysis at the level asked.
+    let s = app.wait_for("the pane to show the analysis", 10, |s| {
+        s["analysis"]["pane_candidates"].as_u64().unwrap_or(0) > 0
+            || s["record"]["selected_text"]
+                .as_str()
+                .is_some_and(|t| !t.contains(':'))
+    });
+    eprintln!(
+        "fresh match: {actions} actions, {stored} analyses stored at 3-ply; {} frames, longest {:.1} ms, {} over 16 ms; longest main-loop stall {:.1} ms",
+        s["analysis"]["frames"],
+        s["analysis"]["longest_frame_ms"].as_f64().unwrap_or(0.0),
+        s["analysis"]["frames_over_16ms"],
+        s["analysis"]["longest_stall_ms"].as_f64().unwrap_or(0.0),
+    );
 }

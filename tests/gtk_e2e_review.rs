@@ -104,15 +104,31 @@ fn the_record_pane_lists_and_navigates_an_analysed_match() {
         std::fs::copy(&shot, docs.join("record-pane.png")).expect("docs/ is writable");
     }
 
-    // Page Down and Page Up step through the actions; Escape returns to the end of the match.
+    // Page Down and Page Up step through the actions, the highlight moving with the selection
+    // (exactly one cell on screen drawn as selected: the selected action's); Escape returns to
+    // the end of the match.
+    let highlighted = |s: &serde_json::Value| -> Vec<u64> {
+        s["record"]["cells"]
+            .as_array()
+            .map(|cells| {
+                cells
+                    .iter()
+                    .filter(|c| c["selected"] == true)
+                    .filter_map(|c| c["entry"].as_u64())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
     app.key("Page_Down");
-    app.wait_for("the next action", 10, |s| {
+    app.wait_for("the next action, highlighted", 10, |s| {
         s["record"]["selected_entry"].as_u64() == Some(entry as u64 + 1)
+            && highlighted(s) == [entry as u64 + 1]
     });
     app.key("Page_Up");
     app.key("Page_Up");
-    app.wait_for("two actions back", 10, |s| {
+    app.wait_for("two actions back, highlighted", 10, |s| {
         s["record"]["selected_entry"].as_u64() == Some(entry as u64 - 1)
+            && highlighted(s) == [entry as u64 - 1]
     });
     // A click on an action selects it: the first action of game 2, "43: 24/20 13/10".
     app.key("Home");

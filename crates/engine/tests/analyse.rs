@@ -396,6 +396,48 @@ fn existing_analysis_is_kept_when_as_good() {
 }
 
 #[test]
+fn a_rollout_reports_its_trials_as_it_runs() {
+    let mut record = self_played(11);
+    // The opening play and the cube decision before the second play.
+    record.truncate_at(0, 2);
+    let rollouts = RolloutSettings {
+        trials: 72,
+        truncation: Some(3),
+        seed: 5,
+        ..RolloutSettings::default()
+    };
+    let settings = AnalysisSettings {
+        checker: AnalysisLevel::rollout(Level::Expert.settings(), 2, rollouts.clone()),
+        cube: AnalysisLevel::rollout(Level::Expert.settings(), 1, rollouts),
+        existing: Existing::Replace,
+        ..AnalysisSettings::default()
+    };
+    let collector = Collector::default();
+    let outcome = analyse(&record, &settings, &run_with(1), &collector).unwrap();
+    assert!(!outcome.cancelled && outcome.total >= 1);
+    let progress = collector.progress.lock().unwrap();
+    let trials: Vec<(usize, u32, u32)> = progress
+        .iter()
+        .filter_map(|p| p.trials.map(|(t, target)| (p.done, t, target)))
+        .collect();
+    assert!(
+        !trials.is_empty(),
+        "no trial progress in {} reports",
+        progress.len()
+    );
+    for &(done, t, target) in &trials {
+        assert_eq!(target, 72);
+        assert!(t <= target && done < outcome.total);
+    }
+    // The positions' own reports come in order, trial reports among them.
+    assert!(progress.windows(2).all(|w| w[0].done <= w[1].done));
+    assert_eq!(
+        progress.last().map(|p| (p.done, p.trials)),
+        Some((outcome.total, None))
+    );
+}
+
+#[test]
 fn rollout_levels() {
     let mut record = self_played(11);
     // The first ten actions of the first game: plays, and the cube decisions before them.

@@ -210,8 +210,14 @@ impl fmt::Debug for Output {
 /// A message from the pool about a job.
 #[derive(Debug)]
 pub enum Reply {
-    /// The job has done `done` of `total` units of work.
-    Progress { id: JobId, done: u64, total: u64 },
+    /// The job has done `done` of `total` units of work; `trials` are the trials done and the
+    /// trial limit of a rollout under way inside the current unit.
+    Progress {
+        id: JobId,
+        done: u64,
+        total: u64,
+        trials: Option<(u32, u32)>,
+    },
     /// The job is finished.
     Done { id: JobId, output: Output },
     /// The job was cancelled: it did not run, or its result was dropped.
@@ -241,6 +247,7 @@ impl Progress<'_> {
             id: self.id,
             done,
             total,
+            trials: None,
         });
     }
 
@@ -404,8 +411,29 @@ impl Drop for JobPool {
     }
 }
 
+/// How much nicer than the window's thread the workers run: when the cores are busy, drawing
+/// and input come first, and a long analysis takes only what they leave.
+const WORKER_NICENESS: i32 = 5;
+
+/// Makes the calling worker thread [`WORKER_NICENESS`] nicer than it is (threads it starts, such
+/// as a rollout's, inherit that). On Linux, the niceness belongs to the thread.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: plain system calls on the calling thread; errors are reported in errno only.
+    unsafe {
+        let tid = libc::gettid() as libc::id_t;
+        *libc::__errno_location() = 0;
+        let now = libc::getpriority(libc::PRIO_PROCESS, tid);
+        if *libc::__errno_location() == 0 {
+            // Failing (a sandbox forbidding it) leaves the thread as it was, which is harmless.
+            let _ = libc::setpriority(libc::PRIO_PROCESS, tid, now + WORKER_NICENESS);
+        }
+    }
+}
+
 /// The body of a worker thread: jobs in, replies out, until the pool is dropped.
 fn worker(shared: &Shared) {
+    lower_priority();
     let mut search = Search::new(shared.nets.clone());
     let db = shared.bearoff.get_or_init(|| {
         let mut quiet = |_event: cubeful_engine::eval::bearoff::Event<'_>| {};
@@ -529,6 +557,7 @@ impl Observer for AnalysisObserver<'_> {
             id: self.id,
             done: progress.done as u64,
             total: progress.total as u64,
+            trials: progress.trials,
         });
     }
 }
@@ -540,6 +569,33 @@ mod tests {
     use cubeful_engine::game::{Decision, Game, Rules, ScriptedDice};
     use std::sync::mpsc;
     use std::time::Duration;
+
+    #[cfg(target_os = "linux")]
+    fn niceness() -> i32 {
+        // SAFETY: a plain system call on the calling thread.
+        unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn workers_are_nicer_than_the_thread_that_starts_them() {
+        let before = niceness();
+        let (worker, started_by_worker) = thread::spawn(move || {
+            lower_priority();
+            let inner = thread::spawn(niceness).join().unwrap();
+            (niceness(), inner)
+        })
+        .join()
+        .unwrap();
+        // Up to 19 at most: a test already running at 19 cannot see a difference.
+        let expected = (before + WORKER_NICENESS).min(19);
+        assert_eq!(worker, expected);
+        assert_eq!(
+            started_by_worker, expected,
+            "threads a worker starts inherit it"
+        );
+        assert_eq!(niceness(), before, "the calling thread keeps its own");
+    }
 
     fn game(rolls: &str) -> Game {
         let mut g = Game::new(
@@ -757,7 +813,9 @@ mod tests {
         let mut progress = Vec::new();
         loop {
             match recv(&replies) {
-                Reply::Progress { id, done, total } => {
+                Reply::Progress {
+                    id, done, total, ..
+                } => {
                     assert_eq!((id, total), (JobId(9), 1_000_000));
                     progress.push(done);
                 }
@@ -863,7 +921,9 @@ mod tests {
         let mut progress = Vec::new();
         let outcome = loop {
             match recv(&replies) {
-                Reply::Progress { id, done, total } => {
+                Reply::Progress {
+                    id, done, total, ..
+                } => {
                     assert_eq!((id, total), (JobId(5), 3));
                     progress.push(done);
                 }

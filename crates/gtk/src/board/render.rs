@@ -7,23 +7,34 @@ use gtk::{cairo, pango};
 use std::f64::consts::PI;
 
 use super::geometry::{Geometry, Rect, Seat, Slot, MAX_BAR_STACK, MAX_STACK, POINT_LENGTH};
-use super::scene::{Rgb, Scene};
+use super::scene::{Colours, Rgb, Scene};
+use super::sprites::Sprites;
 
-/// Draws `scene` laid out as `geom`.
+/// Draws `scene` laid out as `geom`, every part as vectors.
 pub fn draw(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), cairo::Error> {
+    draw_with(cr, scene, geom, None)
+}
+
+/// Draws `scene` laid out as `geom`, taking the backdrop and the checkers from `sprites` when
+/// given (they must have been made for this geometry and these colours).
+pub fn draw_with(
+    cr: &cairo::Context,
+    scene: &Scene,
+    geom: &Geometry,
+    sprites: Option<&Sprites>,
+) -> Result<(), cairo::Error> {
     if geom.unit <= 0.0 {
         return Ok(());
     }
     cr.save()?;
     let c = &scene.colours;
-    draw_info(cr, scene, geom)?;
-    draw_frame(cr, scene, geom)?;
-    for p in 1..=24u8 {
-        draw_point(cr, geom, p, c.points[usize::from(p % 2 == 0)])?;
+    match sprites {
+        Some(sprites) => sprites.paint_backdrop(cr)?,
+        None => draw_backdrop(cr, c, geom)?,
     }
-    draw_point_numbers(cr, geom, c.frame.contrast())?;
+    draw_info(cr, scene, geom)?;
     draw_highlights(cr, scene, geom)?;
-    draw_checkers(cr, scene, geom)?;
+    draw_checkers(cr, scene, geom, sprites)?;
     draw_trays(cr, scene, geom)?;
     draw_last_move(cr, scene, geom)?;
     if let Some(dice) = &scene.dice {
@@ -192,9 +203,22 @@ fn draw_info(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), 
     Ok(())
 }
 
-fn draw_frame(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), cairo::Error> {
+/// What never changes during a game: the frame, the felt, the bar, the trays' floors, the
+/// points and their numbers.
+pub(super) fn draw_backdrop(
+    cr: &cairo::Context,
+    c: &Colours,
+    geom: &Geometry,
+) -> Result<(), cairo::Error> {
+    draw_frame(cr, c, geom)?;
+    for p in 1..=24u8 {
+        draw_point(cr, geom, p, c.points[usize::from(p % 2 == 0)])?;
+    }
+    draw_point_numbers(cr, geom, c.frame.contrast())
+}
+
+fn draw_frame(cr: &cairo::Context, c: &Colours, geom: &Geometry) -> Result<(), cairo::Error> {
     let u = geom.unit;
-    let c = &scene.colours;
     let frame = geom.frame();
     rounded(cr, &frame, 0.25 * u);
     set(cr, c.frame);
@@ -317,7 +341,12 @@ fn draw_highlights(
     Ok(())
 }
 
-fn draw_checkers(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<(), cairo::Error> {
+fn draw_checkers(
+    cr: &cairo::Context,
+    scene: &Scene,
+    geom: &Geometry,
+    sprites: Option<&Sprites>,
+) -> Result<(), cairo::Error> {
     let mut slots: Vec<Slot> = (1..=24).map(Slot::Point).collect();
     slots.push(Slot::Bar(Seat::Bottom));
     slots.push(Slot::Bar(Seat::Top));
@@ -336,7 +365,10 @@ fn draw_checkers(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<
             let shown = n.min(max);
             for i in 0..shown {
                 let (x, y) = geom.checker(slot, i);
-                draw_checker(cr, x, y, geom.radius(), colour, false)?;
+                match sprites {
+                    Some(sprites) => sprites.paint_checker(cr, seat, x, y)?,
+                    None => draw_checker(cr, x, y, geom.radius(), colour, false)?,
+                }
             }
             if n > max {
                 let (x, y) = geom.checker(slot, shown - 1);
@@ -350,7 +382,7 @@ fn draw_checkers(cr: &cairo::Context, scene: &Scene, geom: &Geometry) -> Result<
 
 /// One checker of radius `r` with its centre at (`x`, `y`): a disc with a rim and a soft shine; `lifted`
 /// adds a shadow under it.
-fn draw_checker(
+pub(super) fn draw_checker(
     cr: &cairo::Context,
     x: f64,
     y: f64,

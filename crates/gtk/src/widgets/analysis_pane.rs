@@ -133,6 +133,8 @@ mod imp {
         #[template_child]
         pub progress_box: TemplateChild<gtk::Box>,
         #[template_child]
+        pub controls: TemplateChild<gtk::Stack>,
+        #[template_child]
         pub progress: TemplateChild<gtk::ProgressBar>,
         #[template_child]
         pub level: TemplateChild<gtk::DropDown>,
@@ -424,20 +426,21 @@ impl AnalysisPane {
         let imp = self.imp();
         match progress {
             Some((fraction, text)) => {
-                imp.progress_box.set_visible(true);
+                imp.controls.set_visible_child(&*imp.progress_box);
                 match fraction {
                     Some(f) => imp.progress.set_fraction(f.clamp(0.0, 1.0)),
                     None => imp.progress.pulse(),
                 }
                 imp.progress.set_text(Some(text));
             }
-            None => imp.progress_box.set_visible(false),
+            None => imp.controls.set_visible_child_name("buttons"),
         }
     }
 
     /// The progress bar is shown (an analysis runs).
     pub fn is_busy(&self) -> bool {
-        self.imp().progress_box.is_visible()
+        let imp = self.imp();
+        imp.controls.visible_child().as_ref() == Some(imp.progress_box.upcast_ref())
     }
 }
 

@@ -47,6 +47,8 @@ mod imp {
         pub allocated: Cell<(i32, i32)>,
         /// Every size the board had, in order (for tests: the board must not jump).
         pub sizes: RefCell<Vec<(i32, i32)>>,
+        /// The bitmaps the board is painted from, for its current size, scale and colours.
+        pub sprites: RefCell<Option<crate::board::sprites::Sprites>>,
     }
 
     #[glib::object_subclass]

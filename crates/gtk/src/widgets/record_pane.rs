@@ -19,6 +19,37 @@ use crate::review::{luck_class, skill_class, RecordView, Selection};
 
 type SelectHandler = Box<dyn Fn(Selection)>;
 
+/// The data key of a bound cell's [`Following`].
+const FOLLOWING: &str = "cubeful-record-following";
+
+/// The row a bound cell shows and its handler following the row's CSS classes.
+struct Following(RecordRow, glib::SignalHandlerId);
+
+/// A cell of the record on screen (for tests, which click them).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct VisibleCell {
+    /// The action it shows: (game, entry).
+    pub action: (usize, usize),
+    /// Its centre in the coordinates of the widget asked for.
+    pub centre: (f64, f64),
+    /// It is drawn as the selected action.
+    pub selected: bool,
+}
+
+/// Disconnects the handler a cell's list item follows its row with, if any.
+fn stop_following(item: &gtk::ListItem) {
+    // SAFETY: the key only ever holds a `Following` (set in the cell factory's bind).
+    if let Some(Following(row, handler)) = unsafe { item.steal_data::<Following>(FOLLOWING) } {
+        row.disconnect(handler);
+    }
+}
+
+/// Gives `label` the space-separated CSS `classes`.
+fn set_classes(label: &gtk::Label, classes: &str) {
+    let classes: Vec<&str> = classes.split_whitespace().collect();
+    label.set_css_classes(&classes);
+}
+
 mod row_imp {
     use super::*;
 
@@ -31,17 +62,18 @@ mod row_imp {
         /// The game (from 0).
         #[property(get, construct_only)]
         pub game: Cell<u32>,
-        /// The action of player 0 and its CSS classes, and its entry (-1: none).
+        /// The action of player 0 and its CSS classes (which change in place when the
+        /// selection moves), and its entry (-1: none).
         #[property(get, construct_only)]
         pub text0: RefCell<String>,
-        #[property(get, construct_only)]
+        #[property(get, set)]
         pub classes0: RefCell<String>,
         #[property(get, construct_only, minimum = -1, default = -1)]
         pub entry0: Cell<i32>,
         /// The action of player 1, its CSS classes and its entry (-1: none).
         #[property(get, construct_only)]
         pub text1: RefCell<String>,
-        #[property(get, construct_only)]
+        #[property(get, set)]
         pub classes1: RefCell<String>,
         #[property(get, construct_only, minimum = -1, default = -1)]
         pub entry1: Cell<i32>,
@@ -96,6 +128,35 @@ impl RecordRow {
                 (self.text0(), self.classes0(), self.entry0()),
                 (self.text1(), self.classes1(), self.entry1()),
             ],
+        }
+    }
+
+    /// Whether `data` is this row with other CSS classes at most (then [`RecordRow::restyle`]
+    /// makes it `data`, and the cells showing it keep their widgets).
+    fn same_but_classes(&self, data: &RowData) -> bool {
+        let mine = self.data();
+        mine.number == data.number
+            && mine.game == data.game
+            && (0..2)
+                .all(|c| mine.cells[c].0 == data.cells[c].0 && mine.cells[c].2 == data.cells[c].2)
+    }
+
+    /// Gives the row the CSS classes of `data`.
+    fn restyle(&self, data: &RowData) {
+        if self.classes0() != data.cells[0].1 {
+            self.set_classes0(data.cells[0].1.as_str());
+        }
+        if self.classes1() != data.cells[1].1 {
+            self.set_classes1(data.cells[1].1.as_str());
+        }
+    }
+
+    /// The CSS classes of column `column` (0 or 1).
+    fn classes(&self, column: usize) -> String {
+        if column == 0 {
+            self.classes0()
+        } else {
+            self.classes1()
         }
     }
 
@@ -349,10 +410,10 @@ impl RecordPane {
             ) else {
                 return;
             };
-            let (text, classes) = if column == 0 {
-                (row.text0(), row.classes0())
+            let text = if column == 0 {
+                row.text0()
             } else {
-                (row.text1(), row.classes1())
+                row.text1()
             };
             label.set_text(&text);
             // Named after its action, so that tests find it ("cell-GAME-ENTRY").
@@ -360,18 +421,31 @@ impl RecordPane {
                 Some(entry) => label.set_widget_name(&format!("cell-{}-{entry}", row.game())),
                 None => label.set_widget_name("cell"),
             }
-            let classes: Vec<&str> = classes.split_whitespace().collect();
-            label.set_css_classes(&classes);
+            set_classes(&label, &row.classes(column));
+            // The classes change in place (the selection moving): follow them while bound.
+            let property = if column == 0 { "classes0" } else { "classes1" };
+            let handler = row.connect_notify_local(
+                Some(property),
+                glib::clone!(
+                    #[weak]
+                    label,
+                    move |row, _| set_classes(&label, &row.classes(column))
+                ),
+            );
+            stop_following(item);
+            // SAFETY: this key only ever holds a `Following`, read back as one below.
+            unsafe { item.set_data(FOLLOWING, Following(row, handler)) };
+        });
+        factory.connect_unbind(|_, item| {
+            if let Some(item) = item.downcast_ref::<gtk::ListItem>() {
+                stop_following(item);
+            }
         });
         factory
     }
 
-    /// The cells shown on screen: for each, its action (game, entry) and its centre in the
-    /// coordinates of `target` (for tests, which click them).
-    pub fn visible_cells(
-        &self,
-        target: &impl IsA<gtk::Widget>,
-    ) -> Vec<((usize, usize), (f64, f64))> {
+    /// The cells shown on screen, in record order.
+    pub fn visible_cells(&self, target: &impl IsA<gtk::Widget>) -> Vec<VisibleCell> {
         let mut cells = Vec::new();
         let mut stack = vec![self.imp().view.get().upcast::<gtk::Widget>()];
         while let Some(widget) = stack.pop() {
@@ -409,10 +483,14 @@ impl RecordPane {
                 continue;
             }
             if let Some(p) = widget.compute_point(target, &centre) {
-                cells.push(((g, e), (f64::from(p.x()), f64::from(p.y()))));
+                cells.push(VisibleCell {
+                    action: (g, e),
+                    centre: (f64::from(p.x()), f64::from(p.y())),
+                    selected: widget.has_css_class("record-selected"),
+                });
             }
         }
-        cells.sort_by_key(|a| a.0);
+        cells.sort_by_key(|c| c.action);
         cells
     }
 
@@ -466,9 +544,11 @@ impl RecordPane {
         }
     }
 
-    /// Replaces the rows that differ from `data`, each in its own place (a selection that
-    /// moves or an analysis that arrives changes a few rows: only those are made again, so
-    /// the list view rebinds only their cells); true if any did.
+    /// Makes the rows what `data` says, changing as little as possible: a row whose CSS
+    /// classes alone differ (the selection moved) is restyled in place, its cells keep their
+    /// widgets; the rows that differ otherwise (an analysis arrived) are replaced each in its
+    /// own place, so the list view rebinds only their cells. True if any row was replaced,
+    /// added or removed.
     fn replace_rows(&self, data: &[RowData]) -> bool {
         let store = self.rows();
         let shown = store.n_items() as usize;
@@ -476,10 +556,15 @@ impl RecordPane {
         let mut i = 0;
         while i < shown.min(data.len()) {
             let differs = |i: usize| {
-                store
-                    .item(i as u32)
-                    .and_downcast::<RecordRow>()
-                    .is_none_or(|r| r.data() != data[i])
+                let row = store.item(i as u32).and_downcast::<RecordRow>();
+                match row {
+                    // Only its classes changed: restyled in place, its cells stay.
+                    Some(row) if row.same_but_classes(&data[i]) => {
+                        row.restyle(&data[i]);
+                        false
+                    }
+                    _ => true,
+                }
             };
             if !differs(i) {
                 i += 1;

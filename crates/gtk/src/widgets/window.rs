@@ -867,7 +867,10 @@ impl CubefulWindow {
                 let (sx, sy) = self.surface_transform();
                 p.visible_cells(self)
                     .into_iter()
-                    .map(|((g, e), (x, y))| json!({ "game": g, "entry": e, "xy": [x + sx, y + sy] }))
+                    .map(|c| {
+                        let ((g, e), (x, y)) = (c.action, c.centre);
+                        json!({ "game": g, "entry": e, "xy": [x + sx, y + sy], "selected": c.selected })
+                    })
                     .collect::<Vec<_>>()
             }),
         });

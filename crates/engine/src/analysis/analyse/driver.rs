@@ -26,7 +26,9 @@ use super::luck::luck;
 use super::plan::{before_roll, cube_available, Task, Work};
 use super::rollouts::{roll_out_cube, roll_out_plays, Roller};
 use super::settings::{AnalysisLevel, AnalysisSettings};
-use super::{as_written, AnalyseError, Analysed, Observer, Progress, Run, LUCK_DECIMALS};
+use super::{
+    as_written, AnalyseError, Analysed, Observer, Progress, Run, LUCK_DECIMALS, TRIAL_PROGRESS,
+};
 
 /// What the workers bring back.
 struct Collected {
@@ -75,6 +77,23 @@ pub(super) fn execute(
     });
     let never = AtomicBool::new(false);
     let cancel = run.cancel.unwrap_or(&never);
+    // A rollout's trials: the first one reported, then at most every TRIAL_PROGRESS.
+    let positions_done = AtomicUsize::new(0);
+    let last_trials: Mutex<Option<Instant>> = Mutex::new(None);
+    let trials = |done: u32, target: u32| {
+        let mut last = last_trials.lock().unwrap_or_else(|e| e.into_inner());
+        if last.is_some_and(|t| t.elapsed() < TRIAL_PROGRESS) {
+            return;
+        }
+        *last = Some(Instant::now());
+        let mut p = Progress::at(
+            positions_done.load(Ordering::Relaxed),
+            total,
+            start.elapsed(),
+        );
+        p.trials = Some((done, target));
+        observer.progress(&p);
+    };
     pool.scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|_| {
@@ -87,6 +106,7 @@ pub(super) fn execute(
                         bearoff: run.bearoff.clone(),
                         threads: run.threads,
                         cancel,
+                        trials: &trials,
                     },
                 };
                 loop {
@@ -104,6 +124,7 @@ pub(super) fn execute(
                     let mut c = collected.lock().unwrap_or_else(|e| e.into_inner());
                     c.results.extend(out);
                     c.done += 1;
+                    positions_done.store(c.done, Ordering::Relaxed);
                     observer.progress(&Progress::at(c.done, total, start.elapsed()));
                 }
             });
@@ -253,6 +274,7 @@ impl Progress {
             total,
             elapsed,
             remaining,
+            trials: None,
         }
     }
 }

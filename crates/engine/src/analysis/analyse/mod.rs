@@ -117,7 +117,13 @@ pub struct Progress {
     pub elapsed: Duration,
     /// Time left at the pace so far (`None` before the first position is done).
     pub remaining: Option<Duration>,
+    /// The rollout under way, when positions are rolled out: its trials done and its trial
+    /// limit. Reported after its first trial, then every [`TRIAL_PROGRESS`] at most.
+    pub trials: Option<(u32, u32)>,
 }
+
+/// How often a rollout in an analysis reports its trials.
+pub const TRIAL_PROGRESS: Duration = Duration::from_millis(100);
 
 impl Progress {
     /// The share done, 0 to 1 (1 when there is nothing to do).

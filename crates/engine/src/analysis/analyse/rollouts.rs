@@ -24,6 +24,8 @@ pub(crate) struct Roller<'a> {
     /// Threads of each rollout (0: one per processor).
     pub threads: usize,
     pub cancel: &'a AtomicBool,
+    /// Told the trials done and the trial limit as a rollout runs (after every trial).
+    pub trials: &'a (dyn Fn(u32, u32) + Sync),
 }
 
 /// Rolls out the best plays of `moves` (an n-ply analysis of a play in `position`, seen from the
@@ -67,7 +69,7 @@ pub(crate) fn roll_out_plays(
         &settings,
     )
     .ok()?;
-    let result = rollout.run(roller.cancel, &mut |_| {});
+    let result = rollout.run(roller.cancel, &mut |p| (roller.trials)(p.trials, p.target));
     if result.cancelled {
         return None;
     }
@@ -110,7 +112,7 @@ pub(crate) fn roll_out_cube(
         &settings,
     )
     .ok()?;
-    let result = rollout.run(roller.cancel, &mut |_| {});
+    let result = rollout.run(roller.cancel, &mut |p| (roller.trials)(p.trials, p.target));
     if result.cancelled {
         return None;
     }

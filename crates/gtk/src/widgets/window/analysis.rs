@@ -11,9 +11,11 @@
 //! the action at that place of the record is still the one analysed (the user may have started
 //! another match meanwhile).
 //!
-//! While an analysis runs, a timer on the main loop measures how late it fires — the longest
-//! time the main loop was kept from running — for the responsiveness figure of the end-to-end
-//! test (`longest_stall_ms` in the debug state).
+//! While an analysis runs, the window measures its responsiveness for the end-to-end test and
+//! docs/BENCHMARKS.md: each frame's time on the main thread, from the frame clock's
+//! `before-paint` to its `after-paint` (`longest_frame_ms`, `frames`, `frames_over_16ms` in the
+//! debug state), and how late a 10 ms timer on the main loop fires (`longest_stall_ms`: the
+//! longest time the main loop was kept from running, the timer's period included).
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -61,6 +63,8 @@ struct Running {
     first_game: usize,
     done: u64,
     total: u64,
+    /// The trials done and the trial limit of the rollout under way.
+    trials: Option<(u32, u32)>,
     started: Instant,
     /// When the progress bar was last updated.
     shown: Option<Instant>,
@@ -82,6 +86,11 @@ pub struct AnalysisState {
     refresh_pending: bool,
     /// The longest delay of the main loop seen during the last analysis, in milliseconds.
     longest_stall_ms: f64,
+    /// Frames painted during the last analysis, the longest one's main-thread time in
+    /// milliseconds, and how many took longer than 16 ms.
+    frames: u64,
+    longest_frame_ms: f64,
+    frames_over_16ms: u64,
     /// The last run ended: "finished", "stopped" or an error.
     last_end: Option<String>,
 }
@@ -377,11 +386,15 @@ impl CubefulWindow {
                 first_game,
                 done: 0,
                 total: 0,
+                trials: None,
                 started: Instant::now(),
                 shown: None,
             });
             s.stored = 0;
             s.longest_stall_ms = 0.0;
+            s.frames = 0;
+            s.longest_frame_ms = 0.0;
+            s.frames_over_16ms = 0;
             s.last_end = None;
         }
         if let Some(pool) = self.imp().pool.borrow().as_ref() {
@@ -478,8 +491,35 @@ impl CubefulWindow {
         );
     }
 
-    /// Measures how late the main loop runs a timer while analysis `id` runs.
+    /// Measures how late the main loop runs a timer, and how long each frame takes, while
+    /// analysis `id` runs.
     fn start_probe(&self, id: JobId) {
+        let clock = self.frame_clock();
+        let handlers = clock.as_ref().map(|clock| {
+            let started: Rc<Cell<Option<Instant>>> = Rc::default();
+            let before = clock.connect_before_paint(glib::clone!(
+                #[strong]
+                started,
+                move |_| started.set(Some(Instant::now()))
+            ));
+            let after = clock.connect_after_paint(glib::clone!(
+                #[weak(rename_to = window)]
+                self,
+                move |_| {
+                    if let Some(t) = started.take() {
+                        let ms = t.elapsed().as_secs_f64() * 1000.0;
+                        let mut s = window.analysis_state();
+                        s.frames += 1;
+                        s.longest_frame_ms = s.longest_frame_ms.max(ms);
+                        if ms > 16.0 {
+                            s.frames_over_16ms += 1;
+                        }
+                    }
+                }
+            ));
+            [before, after]
+        });
+        let mut handlers = clock.zip(handlers);
         let last = Cell::new(Instant::now());
         glib::timeout_add_local(
             PROBE,
@@ -500,6 +540,11 @@ impl CubefulWindow {
                     if running {
                         glib::ControlFlow::Continue
                     } else {
+                        if let Some((clock, ids)) = handlers.take() {
+                            for id in ids {
+                                clock.disconnect(id);
+                            }
+                        }
                         glib::ControlFlow::Break
                     }
                 }
@@ -518,12 +563,18 @@ impl CubefulWindow {
             return None;
         }
         match reply {
-            Reply::Progress { done, total, .. } => {
+            Reply::Progress {
+                done,
+                total,
+                trials,
+                ..
+            } => {
                 let show = {
                     let mut s = self.analysis_state();
                     let r = s.running.as_mut()?;
                     r.done = done;
                     r.total = total;
+                    r.trials = trials;
                     let due = r.shown.is_none_or(|t| t.elapsed() >= PROGRESS) || done == total;
                     if due {
                         r.shown = Some(Instant::now());
@@ -586,8 +637,19 @@ impl CubefulWindow {
                         (Scope::Game(_), _) => gettext("Analysing the game"),
                         (Scope::Action { .. }, _) => gettext("Analysing the decision"),
                     };
-                    let fraction = (r.total > 1).then(|| r.done as f64 / r.total as f64);
-                    let text = if r.total > 1 {
+                    let fraction = match r.trials {
+                        // One position rolled out: the bar follows its trials.
+                        Some((trials, limit)) if r.total <= 1 && limit > 0 => {
+                            Some(f64::from(trials) / f64::from(limit))
+                        }
+                        _ => (r.total > 1).then(|| r.done as f64 / r.total as f64),
+                    };
+                    let text = if let (Some((trials, limit)), true) = (r.trials, r.total <= 1) {
+                        gettext_f(
+                            "{}: {} of {} trials",
+                            &[&what, &trials.to_string(), &limit.to_string()],
+                        )
+                    } else if r.total > 1 {
                         gettext_f(
                             "{}: {} of {}",
                             &[&what, &r.done.to_string(), &r.total.to_string()],
@@ -606,12 +668,12 @@ impl CubefulWindow {
                 None => pane.set_progress(None),
             }
         }
-        // A rollout has no steps to count: keep the bar moving while it runs.
+        // Until a rollout reports its trials there is nothing to count: keep the bar moving.
         let pulsing = self
             .analysis_state()
             .running
             .as_ref()
-            .is_some_and(|r| r.total <= 1);
+            .is_some_and(|r| r.total <= 1 && r.trials.is_none());
         if pulsing {
             glib::timeout_add_local_once(
                 Duration::from_millis(500),
@@ -623,7 +685,7 @@ impl CubefulWindow {
                             .analysis_state()
                             .running
                             .as_ref()
-                            .is_some_and(|r| r.total <= 1);
+                            .is_some_and(|r| r.total <= 1 && r.trials.is_none());
                         if still {
                             window.show_progress();
                         }
@@ -731,6 +793,9 @@ impl CubefulWindow {
             "last_end": s.last_end,
             "analysed_entries": analysed,
             "longest_stall_ms": s.longest_stall_ms,
+            "frames": s.frames,
+            "longest_frame_ms": s.longest_frame_ms,
+            "frames_over_16ms": s.frames_over_16ms,
             "pane_heading": pane.map(AnalysisPane::heading),
             "pane_candidates": items.as_ref().map(|i| i.n_items()),
             "pane_played": played,
