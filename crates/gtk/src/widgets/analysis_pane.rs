@@ -135,6 +135,8 @@ mod imp {
         #[template_child]
         pub controls: TemplateChild<gtk::Stack>,
         #[template_child]
+        pub stop_button: TemplateChild<gtk::Button>,
+        #[template_child]
         pub progress: TemplateChild<gtk::ProgressBar>,
         #[template_child]
         pub level: TemplateChild<gtk::DropDown>,
@@ -232,6 +234,11 @@ impl AnalysisPane {
     /// The level selector (for tests, which click it).
     pub fn level_selector(&self) -> gtk::DropDown {
         self.imp().level.get()
+    }
+
+    /// The button that stops the running analysis (shown while one runs).
+    pub fn stop_button(&self) -> gtk::Button {
+        self.imp().stop_button.get()
     }
 
     /// The heading shown (for tests).

@@ -776,16 +776,22 @@ impl CubefulWindow {
                     .is_some_and(|c| c.played())
             })
         });
-        // Where the level selector is (window coordinates), for tests to click it.
-        let level_xy = pane.and_then(|p| {
-            let w = p.level_selector();
+        // Where the level selector and the Stop button are (window coordinates; null while
+        // not shown), for tests to click them.
+        let centre = |w: gtk::Widget| {
+            if !w.is_mapped() {
+                return None;
+            }
             let point = gtk::graphene::Point::new(w.width() as f32 / 2.0, w.height() as f32 / 2.0);
             let p = w.compute_point(self, &point)?;
             let (sx, sy) = self.surface_transform();
             Some([f64::from(p.x()) + sx, f64::from(p.y()) + sy])
-        });
+        };
+        let level_xy = pane.and_then(|p| centre(p.level_selector().upcast()));
+        let stop_xy = pane.and_then(|p| centre(p.stop_button().upcast()));
         json!({
             "level_xy": level_xy,
+            "stop_xy": stop_xy,
             "running": s.running.is_some(),
             "done": s.running.as_ref().map(|r| r.done),
             "total": s.running.as_ref().map(|r| r.total),
