@@ -36,13 +36,14 @@ pub fn have(tool: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
-/// Whether the display stack (Xvfb, xdotool, ImageMagick's `import`) is installed. Without it
-/// the test should return at once: it says so loudly here, and under CI (`CI` set, where
-/// `.ci/run` installs the tools) it fails instead of passing silently.
+/// Whether the display stack (Xvfb, xdotool, ImageMagick's `import`, xclip) is installed.
+/// Without it the test should return at once: it says so loudly here, and under CI (`CI` set,
+/// where `.ci/run` installs the tools) it fails instead of passing silently.
 pub fn display_tools() -> bool {
-    for tool in ["Xvfb", "xdotool", "import"] {
+    for tool in ["Xvfb", "xdotool", "import", "xclip"] {
         if !have(tool) {
-            let message = format!("{tool} is not installed (Debian: xvfb, xdotool, imagemagick)");
+            let message =
+                format!("{tool} is not installed (Debian: xvfb, xdotool, imagemagick, xclip)");
             assert!(std::env::var_os("CI").is_none(), "{message}");
             eprintln!("\n*** GUI END-TO-END TEST SKIPPED: {message} ***\n");
             return false;
@@ -303,6 +304,28 @@ impl App {
             "screenshot {} is too small ({size} bytes)",
             path.display()
         );
+    }
+
+    /// Puts `text` on the display's clipboard (xclip keeps serving it in the background until
+    /// another program takes the clipboard or the display goes).
+    pub fn set_clipboard(&self, text: &str) {
+        use std::io::Write;
+        let mut xclip = Command::new("xclip")
+            .args(["-selection", "clipboard", "-in"])
+            .env("DISPLAY", &self.display)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("xclip runs");
+        xclip
+            .stdin
+            .take()
+            .expect("xclip's input")
+            .write_all(text.as_bytes())
+            .expect("xclip reads the text");
+        // xclip forks a server for the selection once its input is read, and exits.
+        let _ = xclip.wait();
     }
 
     /// Starts a match with the defaults of the new-match dialog: Ctrl+N opens it, Enter

@@ -53,7 +53,9 @@ const ACCELS: &[(&str, &[&str])] = &[
     ("win.review-previous-game", &["<Shift>Page_Up"]),
     ("win.review-next-game", &["<Shift>Page_Down"]),
     ("win.analyse-match", &["<Control><Shift>a"]),
-    ("win.analyse-move", &["<Control>e"]),
+    // Ctrl+E is edit mode in GNU Backgammon, and will be here.
+    ("win.analyse-move", &["<Control><Shift>m"]),
+    ("win.paste-position", &["<Control>v"]),
     ("win.statistics", &["<Control>i"]),
     ("win.equity-graph", &["<Control>g"]),
 ];

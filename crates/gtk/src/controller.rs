@@ -20,13 +20,14 @@
 use std::time::Duration;
 
 use cubeful_engine::analysis::hint::{Hint, Query};
+use cubeful_engine::formats::ids::{identify, IdentifyError};
 use cubeful_engine::game::flow::Next;
 use cubeful_engine::game::record::RecordAction;
 use cubeful_engine::game::{Action, Decision, Event, GameError};
 use cubeful_engine::rules::assembly::MoveAssembly;
 use cubeful_engine::rules::movegen::play_steps;
 use cubeful_engine::search::Level;
-use cubeful_engine::{Dice, LegalMove, Move, Player, Position, Resignation};
+use cubeful_engine::{Dice, LegalMove, MatchState, Move, Player, Position, Resignation};
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -35,7 +36,7 @@ use crate::board::{Display, Seat};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
 use crate::jobs::{Job, JobHandle, JobId, JobKind, Output, Reply};
 use crate::review::{Nav, RecordView, Selection};
-use crate::session::{error_text, level_name, seat_of, MatchSetup, Opponent, Session};
+use crate::session::{error_text, level_name, player_at, seat_of, MatchSetup, Opponent, Session};
 use crate::settings::Settings;
 
 /// How long a finished game stays on the board before the next one starts by itself.
@@ -152,6 +153,15 @@ pub enum Effect {
     ShowNewMatch,
     /// Update the hint window.
     Hint(HintUpdate),
+}
+
+/// What a pasted identifier does (see [`Controller::plan_paste`]).
+#[derive(Debug)]
+pub enum Paste {
+    /// Play goes on in this new match or session (the one in progress is dropped).
+    NewSession(Box<Session>),
+    /// The checkers of the game in progress are put here (seen from the player on roll).
+    SetUp(Position),
 }
 
 /// Which actions may be taken now, and which buttons to show.
@@ -897,6 +907,79 @@ impl Controller {
             Err(_) => vec![Effect::Toast(gettext(
                 "The match cannot be played on from this position.",
             ))],
+        }
+    }
+
+    /// What pasting or typing `text` — a Position ID, a GNU Backgammon ID or an XGID — would
+    /// do. With a match state (a GNU Backgammon ID with its Match ID, an XGID): a new match or
+    /// session from that position and state, the players seated and named as now. A Position
+    /// ID alone: the checkers of the game in progress put there (a set-up in its record), or
+    /// with no game in progress a money session from it, the bottom player on roll. `Err` is
+    /// the sentence to show: the text is none of them, or no game can go on from it.
+    pub fn plan_paste(&self, text: &str) -> Result<Paste, String> {
+        let (position, state) = identify(text).map_err(|e| match e {
+            IdentifyError::Xgid(_) => gettext("That XGID is not a valid position."),
+            _ => gettext("That is not a Position ID, a GNU Backgammon ID or an XGID."),
+        })?;
+        let in_game = self.review.is_none()
+            && self
+                .session
+                .as_ref()
+                .is_some_and(|s| s.game().in_progress() && s.game().match_winner().is_none());
+        if position.result().is_some() {
+            return Err(gettext("No game can go on from that position: it is over."));
+        }
+        if state.is_none() && in_game {
+            return Ok(Paste::SetUp(position));
+        }
+        let state = state.unwrap_or_else(|| {
+            let mut money = MatchState::money();
+            money.on_roll = player_at(Seat::Bottom);
+            money.turn = money.on_roll;
+            money
+        });
+        let setup = self
+            .session
+            .as_ref()
+            .map_or_else(MatchSetup::default, |s| s.setup().clone());
+        Session::from_position(setup, position, state)
+            .map(|s| Paste::NewSession(Box::new(s)))
+            .map_err(|e| match e {
+                GameError::InvalidSetup(_) | GameError::InvalidRules(_) => {
+                    gettext("No game can go on from that position and match state.")
+                }
+                e => error_text(&e),
+            })
+    }
+
+    /// Carries out a paste planned by [`Controller::plan_paste`].
+    pub fn paste(&mut self, paste: Paste) -> Vec<Effect> {
+        match paste {
+            Paste::NewSession(session) => self.resume(*session),
+            Paste::SetUp(position) => {
+                let mut fx = Vec::new();
+                let Some(session) = self.session.as_mut() else {
+                    return fx;
+                };
+                match session.set_up_position(position) {
+                    Ok(_) => {
+                        self.drop_work(&mut fx);
+                        self.record_version += 1;
+                        self.proceed(&mut fx);
+                        self.update_hint(&mut fx);
+                    }
+                    Err(e) => fx.push(Effect::Toast(error_text(&e))),
+                }
+                fx
+            }
+        }
+    }
+
+    /// [`Controller::plan_paste`] and [`Controller::paste`] in one step; a failure is a toast.
+    pub fn paste_position(&mut self, text: &str) -> Vec<Effect> {
+        match self.plan_paste(text) {
+            Ok(paste) => self.paste(paste),
+            Err(sentence) => vec![Effect::Toast(sentence)],
         }
     }
 

@@ -7,13 +7,13 @@
 //! top. Against the bot, the bot is player 0.
 
 use cubeful_engine::game::flow::{self, Flow, Next};
-use cubeful_engine::game::record::{RecordAction, ReplayError};
+use cubeful_engine::game::record::{RecordAction, ReplayError, Setup};
 use cubeful_engine::game::{
     Action, Decision, DiceSource, Ending, Event, Game, GameError, GameOutcome, RandomDice, Rules,
     ScriptedDice,
 };
 use cubeful_engine::search::Level;
-use cubeful_engine::{CubeOwner, Dice, Player, Position, Resignation, WinKind};
+use cubeful_engine::{CubeOwner, Dice, MatchState, Player, Position, Resignation, WinKind};
 
 use crate::board::{CubePlace, Display, Seat};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
@@ -227,6 +227,49 @@ impl Session {
         analysis: Option<Box<cubeful_engine::game::record::ActionAnalysis>>,
     ) -> bool {
         self.game.set_analysis(game, entry, analysis)
+    }
+
+    /// A new match or session playing on from `position` (seen from the player on roll) in
+    /// the match state `state` — the match length, score, cube and player on roll of a pasted
+    /// GNU Backgammon ID or XGID — seated and named as `setup` says, with its dice options.
+    pub fn from_position(
+        setup: MatchSetup,
+        position: Position,
+        state: MatchState,
+    ) -> Result<Session, GameError> {
+        let mut setup = setup;
+        setup.length = state.match_length;
+        if state.is_money() {
+            setup.jacoby = state.jacoby;
+        }
+        let dice: Box<dyn DiceSource> = if setup.manual_dice {
+            Box::new(ScriptedDice::new(Vec::<Dice>::new()))
+        } else {
+            Box::new(RandomDice::new(setup.seed.unwrap_or_else(rand::random)))
+        };
+        let game = Game::from_position(setup.rules(), position, state, dice)?;
+        let mut session = Session::from_game(setup, game);
+        session
+            .log
+            .push(gettext("Play goes on from a position set up."));
+        Ok(session)
+    }
+
+    /// Puts the checkers of the game in progress where `position` says (seen from the player
+    /// on roll, who stays on roll; the cube stays as it is; the dice are to be rolled), as a
+    /// set-up in the record.
+    pub fn set_up_position(&mut self, position: Position) -> Result<Vec<Event>, GameError> {
+        let setup = Setup {
+            position,
+            on_roll: self.game.on_roll(),
+            cube_log2: self.game.cube_value().trailing_zeros() as u8,
+            cube_owner: self.game.cube_owner(),
+            dice: None,
+        };
+        let events = self.game.set_up(&setup)?;
+        self.last_roll = None;
+        self.record(&events);
+        Ok(events)
     }
 
     /// The match cut after entry `entry` of game `game` (both from 0; the later entries and

@@ -1016,3 +1016,115 @@ fn a_finished_match_opened_is_reviewed_without_a_result_dialog() {
     assert_eq!(c.selection(), None);
     assert!(matches!(c.state(), State::MatchOver { .. }));
 }
+
+/// The toasts among `fx`.
+fn toasts(fx: &[Effect]) -> Vec<String> {
+    fx.iter()
+        .filter_map(|e| match e {
+            Effect::Toast(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_pasted_gnubg_id_or_xgid_starts_play_from_its_position() {
+    use cubeful_engine::{gnubg_id, xgid};
+    let mut worker = Worker::new();
+    let mut c = ann_moves_first(PLAIN, 5);
+    let before = c.record_revision();
+    // A bearoff race in a 7-point match at 2–4, Ann (the bottom player) on roll, cube 2 hers.
+    let race = race();
+    let mut state = MatchState::new_match(7);
+    state.score = [2, 4];
+    state.on_roll = ANN;
+    state.turn = ANN;
+    state.cube_log2 = 1;
+    state.cube_owner = cubeful_engine::CubeOwner::Owned(ANN);
+    let id = gnubg_id::encode(&race, &state);
+    let fx = c.paste_position(&format!("  GNUID={id}\n"));
+    assert!(toasts(&fx).is_empty(), "{fx:?}");
+    let g = game(&c);
+    assert_eq!(g.rules().match_length, 7);
+    assert_eq!((g.score(), g.on_roll(), g.cube_value()), ([2, 4], ANN, 2));
+    assert_eq!(g.position(), race);
+    assert_eq!(
+        c.session().unwrap().name(ANN),
+        "Ann",
+        "the players stay seated"
+    );
+    assert!(c.record_revision() > before);
+    assert_eq!(c.state(), State::HumanToAct);
+    // The same position as an XGID, the bot on roll: the bot plays.
+    let mut theirs = state;
+    theirs.on_roll = ANN.other();
+    theirs.turn = theirs.on_roll;
+    let fx = c.paste_position(&xgid::encode(&race, &theirs));
+    assert!(toasts(&fx).is_empty(), "{fx:?}");
+    assert_eq!(game(&c).on_roll(), ANN.other());
+    let (jobs, _) = split(fx);
+    assert!(
+        jobs.iter().any(|j| matches!(j.kind, JobKind::Bot { .. })),
+        "the bot is asked to act"
+    );
+    let _ = until_a_person_acts(&mut c, &mut worker, Vec::new());
+}
+
+#[test]
+fn a_pasted_position_id_sets_the_checkers_of_the_game_in_progress() {
+    let mut c = ann_moves_first(PLAIN, 5);
+    let entries = |c: &Controller| game(c).record().games.last().map_or(0, |g| g.entries.len());
+    let before = entries(&c);
+    let on_roll = game(&c).on_roll();
+    let race = race();
+    let fx = c.paste_position(&cubeful_engine::position_id::encode(&race));
+    assert!(toasts(&fx).is_empty(), "{fx:?}");
+    let g = game(&c);
+    assert_eq!((g.position(), g.on_roll()), (race, on_roll));
+    assert_eq!(g.rules().match_length, 5, "the same match");
+    assert_eq!(entries(&c), before + 1, "a set-up in the record");
+    assert!(matches!(
+        g.record()
+            .games
+            .last()
+            .unwrap()
+            .entries
+            .last()
+            .unwrap()
+            .action,
+        RecordAction::SetUp(_)
+    ));
+}
+
+#[test]
+fn pasting_something_else_says_so_and_changes_nothing() {
+    let mut c = ann_moves_first(PLAIN, 5);
+    let position = game(&c).position();
+    for text in ["", "hello", "XGID=nonsense", &"x".repeat(10_000)] {
+        let fx = c.paste_position(text);
+        let t = toasts(&fx);
+        assert_eq!(t.len(), 1, "{text:.20}: {fx:?}");
+        assert!(t[0].len() < 80 && !t[0].contains('\n'), "{}", t[0]);
+        assert_eq!(game(&c).position(), position);
+    }
+    // A finished position (the player on roll has borne off) cannot be played on.
+    let over = Position::from_sides(
+        &[0; 25],
+        &[
+            2, 3, 3, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ],
+    )
+    .unwrap();
+    let id = cubeful_engine::gnubg_id::encode(&over, &MatchState::money());
+    let fx = c.paste_position(&id);
+    assert_eq!(toasts(&fx).len(), 1, "{fx:?}");
+    assert_eq!(game(&c).position(), position);
+}
+
+/// A bearoff race: 15 checkers each in the home boards.
+fn race() -> Position {
+    let home = [
+        2, 3, 3, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    Position::from_sides(&home, &home).unwrap()
+}

@@ -16,7 +16,7 @@ use cubeful_engine::{gnubg_id, match_id, position_id, LegalMove};
 use gtk::{gio, glib};
 
 use crate::board::{Action, AssemblyError, Button};
-use crate::controller::{Controller, Effect, HintUpdate, MoveProgress, Preferences, State};
+use crate::controller::{Controller, Effect, HintUpdate, MoveProgress, Paste, Preferences, State};
 use crate::i18n::gettext;
 use crate::jobs::{BearoffSource, JobPool};
 use crate::match_model::{MatchModel, Published};
@@ -106,6 +106,8 @@ mod imp {
         pub hint_window: RefCell<Option<HintWindow>>,
         /// Where to write the state for tests (`--debug-state`).
         pub debug_state: RefCell<Option<PathBuf>>,
+        /// The last message shown as a toast (for the debug state).
+        pub last_toast: RefCell<String>,
         /// Dice seed for tests (`--seed`).
         pub seed: Cell<Option<u64>>,
         /// The analysis pane, running analyses, statistics and graph (window/analysis.rs).
@@ -145,6 +147,7 @@ mod imp {
             klass.install_action("win.beaver", None, |w, _, _| w.control(Controller::beaver));
             klass.install_action("win.resign", None, |w, _, _| w.show_resign());
             klass.install_action("win.hint", None, |w, _, _| w.show_hint());
+            klass.install_action("win.paste-position", None, |w, _, _| w.paste_position());
             klass.install_property_action("win.show-side-pane", "show-side-pane");
             for (name, nav) in [
                 ("win.review-previous", Nav::Previous),
@@ -275,6 +278,8 @@ impl CubefulWindow {
         let toast = adw::Toast::new(text);
         toast.set_timeout(6);
         self.imp().toasts.add_toast(toast);
+        self.imp().last_toast.replace(text.to_string());
+        self.write_debug_state();
     }
 
     /// The slot below the record pane in the side pane, for the analysis of the selected
@@ -487,6 +492,37 @@ impl CubefulWindow {
     // ------------------------------------------------------------------------------------
 
     /// Hands an input to the controller and carries out what it answers.
+    /// Sets the board from the Position ID, GNU Backgammon ID or XGID on the clipboard.
+    fn paste_position(&self) {
+        let clipboard = self.clipboard();
+        glib::spawn_future_local(glib::clone!(
+            #[weak(rename_to = window)]
+            self,
+            async move {
+                match clipboard.read_text_future().await {
+                    Ok(Some(text)) => window.paste_text(&text),
+                    _ => window.toast(&gettext(
+                        "The clipboard holds no text to read a position from.",
+                    )),
+                }
+            }
+        ));
+    }
+
+    /// Sets the board from `text` (a Position ID, GNU Backgammon ID or XGID). A new match
+    /// from it first asks what to do with an unsaved match in progress.
+    pub fn paste_text(&self, text: &str) {
+        let plan = self.imp().controller.borrow().plan_paste(text);
+        match plan {
+            Err(sentence) => self.toast(&sentence),
+            Ok(paste @ Paste::SetUp(_)) => self.control(|c| c.paste(paste)),
+            Ok(paste @ Paste::NewSession(_)) => self.files_when_saved(Box::new(move |window| {
+                window.files_new_match();
+                window.control(|c| c.paste(paste));
+            })),
+        }
+    }
+
     fn control(&self, f: impl FnOnce(&mut Controller) -> Vec<Effect>) {
         let effects = f(&mut self.imp().controller.borrow_mut());
         self.run(effects);
@@ -847,6 +883,7 @@ impl CubefulWindow {
         state["busy"] = json!(c.is_busy());
         state["state"] = json!(format!("{:?}", c.state()));
         state["status"] = json!(imp.model.status());
+        state["toast"] = json!(imp.last_toast.borrow().as_str());
         state["files"] = self.files_debug_state();
         let view = c.record_view();
         let pane = imp.record_pane.borrow();

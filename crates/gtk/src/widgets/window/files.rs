@@ -206,6 +206,16 @@ impl CubefulWindow {
         true
     }
 
+    /// Runs `then` at once if the match in progress has no unsaved changes; otherwise after
+    /// the Save / Discard / Cancel question is answered Save (once written) or Discard.
+    pub(super) fn files_when_saved(&self, then: Then) {
+        if self.files_unsaved() {
+            self.files_confirm_unsaved(then);
+        } else {
+            then(self);
+        }
+    }
+
     /// A new match starts: it is in no file, and the old match's autosave goes.
     pub(super) fn files_new_match(&self) {
         let mut files = self.imp().files.borrow_mut();
