@@ -19,6 +19,7 @@ mod nets;
 mod report;
 mod rollout;
 mod show;
+mod temperature;
 mod terminal;
 mod train;
 mod ubgi;
@@ -55,6 +56,8 @@ enum Command {
     Hint(hint::Args),
     /// Roll out a position, the best plays of a roll, or a cube decision (GNU Backgammon-style).
     Rollout(rollout::Args),
+    /// The temperature map: each roll's best play and equity as a 6×6 grid, and the average.
+    Temperature(temperature::Args),
     /// Measure the engine's speed.
     Bench {
         #[command(subcommand)]
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Some(Command::Eval(args)) => eval::run(&args),
         Some(Command::Hint(args)) => hint::run(&args),
         Some(Command::Rollout(args)) => rollout::run(&args),
+        Some(Command::Temperature(args)) => temperature::run(&args),
         Some(Command::Bench { what }) => bench::run(&what),
         Some(Command::Duel(args)) => duel::run(&args),
         Some(Command::Bearoff { what }) => bearoff::run(&what),

@@ -11,12 +11,20 @@
 //!   doubled;
 //! * play the best play at the level;
 //! * accept a resignation when what is offered is worth at least as much as playing on
-//!   (cubeful equity in money play, match winning chances in a match).
+//!   (cubeful equity in money play, match winning chances in a match), judged without the
+//!   noise of the weaker levels;
+//! * offer to resign, before the roll or after it, the smallest resignation the opponent
+//!   accepts when it costs the bot nothing: the bot has no chance left and what the opponent
+//!   wins is as good as settled ([`resign`] has the rule). An offer the bot makes is one it
+//!   accepts itself in the mirrored position.
 //!
-//! The functions below ask the same questions about a bare position and [`MatchState`] (as a
-//! FIBS board line or a UBGI context gives them). The bot does not offer resignations itself.
+//! [`Bot::choose`] (from a [`Game`]) and [`Bot::decide_or_resign`] (from a [`Query`], as a
+//! worker thread gets it) make every decision, resignations included; [`Bot::decide`] makes
+//! every decision except offering to resign. The functions below ask the same questions about a
+//! bare position and [`MatchState`] (as a FIBS board line or a UBGI context gives them).
 
 use crate::analysis::hint::{self, Hint, Query, Question};
+use crate::analysis::resign;
 use crate::cube::Response;
 use crate::game::match_state::{MatchState, Player, Resignation};
 use crate::game::{Action, Decision, Game};
@@ -49,6 +57,10 @@ impl Bot {
 
     /// The decision pending in `game`, made by this bot: the player who has to act and the
     /// action. `None` when no player has to decide (no game, opening roll, match over).
+    ///
+    /// Before the roll and with the dice to play, the action is [`Action::Resign`] when the
+    /// bot should offer to resign ([`Bot::resignation_offer`]), never an offer the opponent
+    /// has rejected before in this game; otherwise it is [`Bot::decide`]'s.
     pub fn choose(&self, game: &Game, search: &mut Search) -> Option<(Player, Action)> {
         let query = Query::from_game(game)?;
         let may_double = matches!(
@@ -58,15 +70,47 @@ impl Bot {
                 ..
             }
         );
-        self.decide(&query, may_double, search)
+        let rejected = resign::rejected_offer(game, query.player());
+        self.decide_or_resign(&query, may_double, rejected, search)
+    }
+
+    /// [`Bot::decide`], but first, when the player on roll is about to roll or to play his
+    /// dice, whether he offers to resign: then the action is [`Action::Resign`]. `rejected` is
+    /// the largest offer of that player the opponent has rejected in this game
+    /// ([`resign::rejected_offer`] of the game), which he may not repeat. This is
+    /// [`Bot::choose`] for a caller that holds only the query (a worker thread).
+    pub fn decide_or_resign(
+        &self,
+        query: &Query,
+        may_double: bool,
+        rejected: Option<Resignation>,
+        search: &mut Search,
+    ) -> Option<(Player, Action)> {
+        if let Some(offer) = self.resignation_offer(query, rejected, search) {
+            return Some((query.player(), Action::Resign(offer)));
+        }
+        self.decide(query, may_double, search)
+    }
+
+    /// The resignation the player on roll of `query` should offer now, if any: `query` asks
+    /// for the cube decision before the roll or the play of the dice; `None` for any other
+    /// question. Only offers larger than `rejected` are considered. See [`resign`].
+    pub fn resignation_offer(
+        &self,
+        query: &Query,
+        rejected: Option<Resignation>,
+        search: &mut Search,
+    ) -> Option<Resignation> {
+        resign::resignation_offer(search, query, rejected, &self.settings)
     }
 
     /// The decision `query` asks about, made by this bot from the position, the match state and
     /// the rules alone (what a front end hands a worker thread instead of a whole [`Game`] with
-    /// its dice): the player who decides and the action. `may_double` is the flag of the
-    /// game's [`Decision::Roll`] (the rules let the player on roll double now, the cube is not at
-    /// its maximum); it only matters for [`Question::Cube`]. `None` only when the hint has no
-    /// action, which never happens for a query [`Query::from_game`] builds.
+    /// its dice): the player who decides and the action. It never offers to resign (see
+    /// [`Bot::decide_or_resign`]). `may_double` is the flag of the game's [`Decision::Roll`]
+    /// (the rules let the player on roll double now, the cube is not at its maximum); it only
+    /// matters for [`Question::Cube`]. `None` only when the hint has no action, which never
+    /// happens for a query [`Query::from_game`] builds.
     pub fn decide(
         &self,
         query: &Query,
@@ -78,7 +122,11 @@ impl Bot {
         if query.question == Question::Cube && (!may_double || !query.cube_context().can_double()) {
             return Some((player, Action::Roll));
         }
-        let action = hint::hint(search, query, &self.settings).action()?;
+        let settings = match query.question {
+            Question::AnswerResignation(_) => resign::without_noise(&self.settings),
+            _ => self.settings,
+        };
+        let action = hint::hint(search, query, &settings).action()?;
         Some((player, action))
     }
 }
@@ -149,7 +197,8 @@ pub fn best_move(
 
 /// Whether the player to act (`state.turn`) should accept the opponent's offer to resign
 /// `offer`. If `state.dice` is set the resigner has rolled, and playing on is valued after the
-/// best play of those dice.
+/// best play of those dice. Judged at `settings` without noise, as the bot offers
+/// resignations ([`resign::without_noise`]).
 pub fn accept_resignation(
     search: &mut Search,
     position: &Position,
@@ -164,7 +213,8 @@ pub fn accept_resignation(
         beavers,
         question: Question::AnswerResignation(offer),
     };
-    matches!(hint::hint(search, &query, settings), Hint::Resignation(h) if h.accept)
+    let settings = resign::without_noise(settings);
+    matches!(hint::hint(search, &query, &settings), Hint::Resignation(h) if h.accept)
 }
 
 #[cfg(test)]
@@ -175,7 +225,8 @@ mod tests {
     use std::sync::Arc;
 
     /// The bot's every decision is the hint's best action (it only skips the search when the
-    /// cube is out of reach before the roll).
+    /// cube is out of reach before the roll), resignations judged without noise; an offer to
+    /// resign is the resignation rule's.
     #[test]
     fn the_bot_follows_the_hint() {
         let mut s = Search::new(Arc::new(Nets::embedded()));
@@ -187,7 +238,22 @@ mod tests {
             while let Some((player, action)) = bot.choose(&g, &mut s) {
                 let query = Query::from_game(&g).unwrap();
                 assert_eq!(query.player(), player);
-                let advised = hint::hint(&mut s, &query, bot.settings()).action().unwrap();
+                let offer = resign::resignation_offer(
+                    &mut s,
+                    &query,
+                    resign::rejected_offer(&g, player),
+                    bot.settings(),
+                );
+                if let Some(r) = offer {
+                    assert_eq!(action, Action::Resign(r));
+                    g.apply(player, action).unwrap();
+                    continue;
+                }
+                let settings = match query.question {
+                    Question::AnswerResignation(_) => resign::without_noise(bot.settings()),
+                    _ => *bot.settings(),
+                };
+                let advised = hint::hint(&mut s, &query, &settings).action().unwrap();
                 match g.decision() {
                     Decision::Roll { may_double, .. }
                         if !may_double || !query.cube_context().can_double() =>
@@ -222,7 +288,14 @@ mod tests {
                 }
                 _ => false,
             };
-            assert_eq!(bot.decide(&query, may_double, &mut s), Some(chosen));
+            let rejected = resign::rejected_offer(&g, chosen.0);
+            assert_eq!(
+                bot.decide_or_resign(&query, may_double, rejected, &mut s),
+                Some(chosen)
+            );
+            if !matches!(chosen.1, Action::Resign(_)) {
+                assert_eq!(bot.decide(&query, may_double, &mut s), Some(chosen));
+            }
             g.apply(chosen.0, chosen.1).unwrap();
         }
         assert!(cube_questions > 3);

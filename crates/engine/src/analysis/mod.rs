@@ -7,4 +7,6 @@ pub mod analyse;
 pub mod bot;
 pub mod hint;
 pub mod marks;
+pub mod resign;
 pub mod stats;
+pub mod temperature;
