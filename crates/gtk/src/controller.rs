@@ -20,6 +20,7 @@
 use std::time::Duration;
 
 use cubeful_engine::analysis::hint::{Hint, Query};
+use cubeful_engine::analysis::resign::rejected_offer;
 use cubeful_engine::formats::ids::{identify, IdentifyError};
 use cubeful_engine::game::flow::Next;
 use cubeful_engine::game::record::RecordAction;
@@ -1177,11 +1178,16 @@ impl Controller {
                 ..
             }
         );
+        let rejected = session
+            .game()
+            .to_act()
+            .and_then(|bot| rejected_offer(session.game(), bot));
         let job = Job::new(
             self.job_id(),
             JobKind::Bot {
                 query,
                 may_double,
+                rejected,
                 level,
             },
         );

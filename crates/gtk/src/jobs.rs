@@ -45,7 +45,7 @@ use cubeful_engine::eval::Nets;
 use cubeful_engine::game::record::MatchRecord;
 use cubeful_engine::game::Action;
 use cubeful_engine::search::{Level, Search};
-use cubeful_engine::Player;
+use cubeful_engine::{Player, Resignation};
 
 /// The id of a job, unique among the jobs of one submitter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -63,11 +63,13 @@ pub type TaskFn = Box<dyn FnOnce(&mut Search, &Progress<'_>) -> Box<dyn Any + Se
 
 /// What a job does.
 pub enum JobKind {
-    /// The bot's decision about `query` (see `Bot::decide`); `may_double` is the game's flag
-    /// that the player on roll may double now.
+    /// The bot's decision about `query` (see `Bot::decide_or_resign`: it may offer to resign);
+    /// `may_double` is the game's flag that the player on roll may double now, `rejected` the
+    /// largest resignation of the bot's that was rejected in this game (it offers only more).
     Bot {
         query: Query,
         may_double: bool,
+        rejected: Option<Resignation>,
         level: Level,
     },
     /// The engine's hint about `query`.
@@ -104,11 +106,13 @@ impl fmt::Debug for JobKind {
             JobKind::Bot {
                 query,
                 may_double,
+                rejected,
                 level,
             } => f
                 .debug_struct("Bot")
                 .field("query", query)
                 .field("may_double", may_double)
+                .field("rejected", rejected)
                 .field("level", level)
                 .finish(),
             JobKind::Hint { query, level } => f
@@ -495,12 +499,13 @@ fn run_with(
         JobKind::Bot {
             query,
             may_double,
+            rejected,
             level,
         } => {
             // The noise of the weaker levels follows the job, so a replayed match with the
             // same ids plays the same.
             search.set_noise_seed(id.0);
-            Output::Bot(Bot::new(level).decide(&query, may_double, search))
+            Output::Bot(Bot::new(level).decide_or_resign(&query, may_double, rejected, search))
         }
         JobKind::Hint { query, level } => {
             Output::Hint(hint::hint(search, &query, &level.settings()))
@@ -719,6 +724,7 @@ mod tests {
             JobKind::Bot {
                 query,
                 may_double: false,
+                rejected: None,
                 level: Level::Beginner,
             },
         ));
@@ -743,6 +749,7 @@ mod tests {
             JobKind::Bot {
                 query: Query::from_game(&g).unwrap(),
                 may_double: false,
+                rejected: None,
                 level: Level::Expert,
             },
         ));
@@ -874,6 +881,7 @@ mod tests {
             JobKind::Bot {
                 query: Query::from_game(&g).unwrap(),
                 may_double: false,
+                rejected: None,
                 level: Level::Beginner,
             },
         ));

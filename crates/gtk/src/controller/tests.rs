@@ -216,8 +216,10 @@ fn human_to_move_then_the_bot_thinks() {
         JobKind::Bot {
             query,
             may_double: asked,
+            rejected,
             level,
         } => {
+            assert_eq!(*rejected, None);
             assert_eq!(Some(*query), Query::from_game(game(&c)));
             assert_eq!(*asked, may_double);
             assert_eq!(*level, Level::Beginner);
@@ -1127,4 +1129,59 @@ fn race() -> Position {
         2, 3, 3, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     ];
     Position::from_sides(&home, &home).unwrap()
+}
+
+#[test]
+fn the_bot_offers_to_resign_a_lost_race_and_offers_only_more_once_rejected() {
+    use cubeful_engine::gnubg_id;
+    let mut worker = Worker::new();
+    // Money, the bot (player 0) on roll with fifteen checkers home and none off; Ann has one
+    // checker left on her ace point: whatever the bot rolls, Ann bears off next and wins a
+    // single game (the bot bears off at least one checker).
+    let bot_home = [
+        3, 3, 3, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ];
+    let mut ann = [0u8; 25];
+    ann[0] = 1;
+    let lost = Position::from_sides(&bot_home, &ann).unwrap();
+    let mut state = MatchState::money();
+    state.on_roll = BOT;
+    state.turn = BOT;
+    for answer in ["reject", "accept"] {
+        let mut c = ann_moves_first(PLAIN, 5);
+        let fx = c.paste_position(&gnubg_id::encode(&lost, &state));
+        assert!(toasts(&fx).is_empty(), "{fx:?}");
+        let job = one_job(fx);
+        assert!(matches!(job.kind, JobKind::Bot { rejected: None, .. }));
+        // Before or after its roll (GNU Backgammon's bot may do either).
+        let fx = c.reply(worker.run(job));
+        let fx = until_a_person_acts(&mut c, &mut worker, fx);
+        let Decision::AnswerResignation { player, .. } = game(&c).decision() else {
+            panic!("the bot resigns: {:?}, {fx:?}", game(&c).decision());
+        };
+        assert_eq!(player, ANN);
+        assert_eq!(c.state(), State::HumanToAct);
+        assert!(c.display().resignation.is_some(), "shown on the board");
+        if answer == "accept" {
+            let _ = c.take();
+            assert_eq!(game(&c).score()[ANN.index()], 1, "Ann wins a single game");
+        } else {
+            // Rejected: the bot plays on and may not offer the same again.
+            let fx = c.drop_double();
+            let job = one_job(fx);
+            assert!(matches!(
+                job.kind,
+                JobKind::Bot {
+                    rejected: Some(Resignation::Single),
+                    ..
+                }
+            ));
+            let fx = c.reply(worker.run(job));
+            let _ = until_a_person_acts(&mut c, &mut worker, fx);
+            assert!(
+                !matches!(game(&c).decision(), Decision::AnswerResignation { .. }),
+                "no second offer of a single game"
+            );
+        }
+    }
 }
