@@ -50,7 +50,9 @@ pub fn draw_with(
         draw_resignation(cr, &geom.resignation(seat), value)?;
     }
     if let Some((seat, text)) = &scene.prompt {
-        draw_prompt(cr, geom, *seat, text)?;
+        // A resignation flag in the same half keeps the middle: the text goes beside it.
+        let beside_flag = scene.resignation.is_some_and(|(by, _)| by.other() == *seat);
+        draw_prompt(cr, geom, *seat, text, beside_flag)?;
     }
     if let Some(f) = &scene.floating {
         draw_checker(
@@ -598,14 +600,22 @@ fn draw_resignation(cr: &cairo::Context, r: &Rect, value: u8) -> Result<(), cair
     Ok(())
 }
 
+/// The prompt `text` in the middle of `seat`'s half, or when `beside_flag` between the
+/// resignation flag in the middle and the board's edge.
 fn draw_prompt(
     cr: &cairo::Context,
     geom: &Geometry,
     seat: Seat,
     text: &str,
+    beside_flag: bool,
 ) -> Result<(), cairo::Error> {
     let half = geom.half(seat);
     let (cx, cy) = half.centre();
+    let cy = match (beside_flag, seat) {
+        (false, _) => cy,
+        (true, Seat::Bottom) => cy + 1.5 * geom.unit,
+        (true, Seat::Top) => cy - 1.5 * geom.unit,
+    };
     let size = 0.32 * geom.unit;
     let l = layout(cr, text, size, true);
     // Wrapped to fit the half, centred.
@@ -725,6 +735,21 @@ mod tests {
         let (x, y) = body(&geom, Slot::Point(3), 0);
         let c = pixel(&mut s, x, y);
         assert!(!close(c, colours.checkers[0]) && !close(c, colours.checkers[1]));
+    }
+
+    #[test]
+    fn a_prompt_leaves_the_resignation_flag_visible() {
+        let mut scene = starting_scene();
+        scene.resignation = Some((Seat::Top, 1));
+        scene.prompt = Some((
+            Seat::Bottom,
+            "Click the flag to accept, right-click to reject".to_string(),
+        ));
+        let (mut s, geom) = render(&scene);
+        // The flag (top player's offer, in the bottom half): white beside its digit.
+        let r = geom.resignation(Seat::Top);
+        let c = pixel(&mut s, r.x + r.w * 0.15, r.y + r.h * 0.5);
+        assert!(close(c, Rgb(1.0, 1.0, 1.0)), "the flag is covered: {c:?}");
     }
 
     #[test]
