@@ -1,6 +1,7 @@
 //! End-to-end test of setting up positions in the desktop app under Xvfb: a GNU Backgammon ID
 //! and an XGID put on the clipboard (with xclip) and pasted with Ctrl+V set the board, the
-//! match state with them; a text that is neither says so in one sentence and changes nothing.
+//! match state with them; a text that is neither says so in one sentence and changes nothing;
+//! the bar under the board shows both IDs of the position and its button copies the XGID.
 //!
 //! Needs `Xvfb`, `xdotool`, ImageMagick's `import` and `xclip`, like the other GUI tests.
 
@@ -51,6 +52,29 @@ fn ids_pasted_with_ctrl_v_set_the_board() {
     });
     assert_eq!(s["game"]["score"], serde_json::json!([2, 4]));
     assert_eq!(s["game"]["human_to_act"], 1, "{s:#}");
+    // The bar under the board shows both IDs of the position; its buttons copy them.
+    let s = app.wait_for("the IDs under the board", 10, |s| {
+        s["ids"]["gnubg_id"].as_str() == Some(id.as_str())
+    });
+    let xgid_shown = xgid::encode(&race(), &state);
+    assert_eq!(s["ids"]["xgid"].as_str(), Some(xgid_shown.as_str()));
+    // Once the window has settled after the paste, the button where it is now.
+    sleep(Duration::from_millis(800));
+    app.key("Page_Up");
+    app.key("Escape");
+    let s = app.wait_for("the live position again", 10, |s| {
+        s["record"]["selected_entry"] == -1 && s["ids"]["copy_xy"][1].is_array()
+    });
+    app.click(&s["ids"]["copy_xy"][1]);
+    let mut copied = String::new();
+    for _ in 0..20 {
+        copied = app.clipboard();
+        if copied == xgid_shown {
+            break;
+        }
+        sleep(Duration::from_millis(200));
+    }
+    assert_eq!(copied, xgid_shown, "the XGID copied: {}", s["ids"]);
     assert_eq!(s["record"]["selected_text"], serde_json::Value::Null);
 
     // A Position ID alone: the checkers move, the match stays (a set-up in its record).

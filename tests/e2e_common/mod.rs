@@ -328,6 +328,17 @@ impl App {
         let _ = xclip.wait();
     }
 
+    /// The text on the display's clipboard (empty if none).
+    pub fn clipboard(&self) -> String {
+        Command::new("xclip")
+            .args(["-selection", "clipboard", "-out"])
+            .env("DISPLAY", &self.display)
+            .stderr(Stdio::null())
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    }
+
     /// Starts a match with the defaults of the new-match dialog: Ctrl+N opens it, Enter
     /// starts it (Start has the focus). Waits until the match is there.
     pub fn start_match(&self) {

@@ -676,6 +676,18 @@ impl Controller {
         }
     }
 
+    /// The position (seen from the player on roll) and match state the board shows: the
+    /// selected action's in review, the game's otherwise; `None` with no match.
+    pub fn shown_state(&self) -> Option<(Position, MatchState)> {
+        if let (Some((game, entry)), Some(_)) = (self.review, &self.session) {
+            if let Some(found) = self.record_view().state_after(game, entry) {
+                return Some(found);
+            }
+        }
+        let g = self.session.as_ref()?.game();
+        Some((g.position(), g.match_state()))
+    }
+
     /// One sentence saying who has to do what (`progress`: the move in progress on the
     /// board).
     pub fn status(&self, progress: MoveProgress) -> String {

@@ -15,10 +15,10 @@
 //! marked ([`last_move`]).
 
 use cubeful_engine::formats::notation::format_move;
-use cubeful_engine::game::match_state::GameState;
+use cubeful_engine::game::match_state::{GameState, MatchState};
 use cubeful_engine::game::record::analysis::{Luck, Skill};
 use cubeful_engine::game::record::{ActionAnalysis, MatchRecord, RecordAction, Replay, Snapshot};
-use cubeful_engine::{CubeOwner, Move, Player, Resignation};
+use cubeful_engine::{CubeOwner, Move, Player, Position, Resignation};
 
 use crate::board::model::LastMove;
 use crate::board::{CubePlace, Display, Seat, Slot};
@@ -269,6 +269,13 @@ impl RecordView {
     /// shows a selected action), the dice of a roll, the cube as it stood, a resignation
     /// offered, and the checkers that moved marked. `names`: by seat. `None` for an action
     /// that is not in the record or was not replayed.
+    /// The position (seen from the player on roll) and match state after entry `entry` of
+    /// game `game`, as the board shows them when that action is selected.
+    pub fn state_after(&self, game: usize, entry: usize) -> Option<(Position, MatchState)> {
+        let after = self.replay.as_ref()?.game(game)?.after(entry)?;
+        Some((after.position, after.state))
+    }
+
     pub fn display(&self, game: usize, entry: usize, names: &[String; 2]) -> Option<Display> {
         let replayed = self.replay.as_ref()?.game(game)?;
         let after = replayed.after(entry)?;

@@ -5,6 +5,7 @@ pub mod board;
 pub mod dice_dialog;
 pub mod equity_graph;
 pub mod hint_window;
+pub mod id_bar;
 pub mod new_match_dialog;
 pub mod preferences;
 pub mod record_pane;

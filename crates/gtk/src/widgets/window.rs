@@ -12,7 +12,7 @@ use std::path::PathBuf;
 
 use adw::prelude::*;
 use adw::subclass::prelude::*;
-use cubeful_engine::{gnubg_id, match_id, position_id, LegalMove};
+use cubeful_engine::{gnubg_id, match_id, position_id, xgid, LegalMove};
 use gtk::{gio, glib};
 
 use crate::board::{Action, AssemblyError, Button};
@@ -26,6 +26,7 @@ use crate::settings::Settings;
 use crate::widgets::board::CubefulBoard;
 use crate::widgets::dice_dialog::DiceDialog;
 use crate::widgets::hint_window::HintWindow;
+use crate::widgets::id_bar::IdBar;
 use crate::widgets::new_match_dialog::NewMatchDialog;
 use crate::widgets::record_pane::RecordPane;
 use crate::widgets::resign_dialog::ResignDialog;
@@ -49,6 +50,8 @@ mod imp {
     pub struct CubefulWindow {
         #[template_child]
         pub board: TemplateChild<CubefulBoard>,
+        #[template_child]
+        pub id_bar: TemplateChild<IdBar>,
         #[template_child]
         pub paned: TemplateChild<gtk::Paned>,
         #[template_child]
@@ -134,6 +137,7 @@ mod imp {
 
         fn class_init(klass: &mut Self::Class) {
             CubefulBoard::ensure_type();
+            IdBar::ensure_type();
             klass.bind_template();
             klass.install_action("win.new-match", None, |w, _, _| w.show_new_match());
             klass.install_action("win.roll", None, |w, _, _| w.control(Controller::roll));
@@ -184,6 +188,12 @@ mod imp {
                 #[weak]
                 obj,
                 move |_, action| obj.on_board_action(action)
+            ));
+            // An ID typed or pasted into the bar under the board sets it up, as Ctrl+V does.
+            self.id_bar.connect_entered(glib::clone!(
+                #[weak]
+                obj,
+                move |text| obj.paste_text(&text)
             ));
             // The move in progress changes the status line and Finish/Undo.
             for property in ["move-started", "move-complete"] {
@@ -607,6 +617,20 @@ impl CubefulWindow {
         }
         imp.rendered.replace(Some(display.clone()));
         imp.board.set_display(display);
+        self.show_ids();
+    }
+
+    /// Shows the identifiers of the position on the board under it.
+    fn show_ids(&self) {
+        let shown = self.imp().controller.borrow().shown_state();
+        let (gnubg, xgid) = match shown {
+            Some((position, state)) => (
+                gnubg_id::encode(&position, &state),
+                xgid::encode(&position, &state),
+            ),
+            None => (String::new(), String::new()),
+        };
+        self.imp().id_bar.set_ids(&gnubg, &xgid);
     }
 
     /// How far the move on the board has got.
@@ -793,7 +817,18 @@ impl CubefulWindow {
     fn on_board_action(&self, action: &Action) {
         match action {
             Action::Nothing => {}
-            Action::Changed => self.write_debug_state(),
+            Action::Changed => {
+                self.write_debug_state();
+                // The board is laid out before what is beside and under it: once the whole
+                // window is, tests see where those are too.
+                if self.imp().debug_state.borrow().is_some() {
+                    glib::idle_add_local_once(glib::clone!(
+                        #[weak(rename_to = window)]
+                        self,
+                        move || window.write_debug_state()
+                    ));
+                }
+            }
             Action::Refused(e) => {
                 let text = match e {
                     AssemblyError::NoChecker | AssemblyError::NothingToUndo => return,
@@ -884,6 +919,13 @@ impl CubefulWindow {
         state["state"] = json!(format!("{:?}", c.state()));
         state["status"] = json!(imp.model.status());
         state["toast"] = json!(imp.last_toast.borrow().as_str());
+        let (sx, sy) = self.surface_transform();
+        let (gnubg, xgid_text) = imp.id_bar.ids();
+        state["ids"] = json!({
+            "gnubg_id": gnubg,
+            "xgid": xgid_text,
+            "copy_xy": imp.id_bar.copy_buttons(self).map(|b| b.map(|(x, y)| [x + sx, y + sy])),
+        });
         state["files"] = self.files_debug_state();
         let view = c.record_view();
         let pane = imp.record_pane.borrow();
