@@ -63,6 +63,16 @@ impl Default for MatchSetup {
 }
 
 impl MatchSetup {
+    /// The dice of a new match of this setup: entered by hand, or random from its seed (a
+    /// fresh one when it has none).
+    pub fn dice_source(&self) -> Box<dyn DiceSource> {
+        if self.manual_dice {
+            Box::new(ScriptedDice::new(Vec::<Dice>::new()))
+        } else {
+            Box::new(RandomDice::new(self.seed.unwrap_or_else(rand::random)))
+        }
+    }
+
     /// The engine's rules for this setup.
     pub fn rules(&self) -> Rules {
         Rules {
@@ -105,11 +115,7 @@ impl Session {
     /// A new match or session; the first game starts at once (with its opening roll unless
     /// the dice are entered by hand).
     pub fn new(setup: MatchSetup) -> Result<Session, GameError> {
-        let dice: Box<dyn DiceSource> = if setup.manual_dice {
-            Box::new(ScriptedDice::new(Vec::<Dice>::new()))
-        } else {
-            Box::new(RandomDice::new(setup.seed.unwrap_or_else(rand::random)))
-        };
+        let dice = setup.dice_source();
         let game = Game::new(setup.rules(), dice)?;
         let mut session = Session::from_game(setup, game);
         let events = session.game.new_game()?;
@@ -242,11 +248,7 @@ impl Session {
         if state.is_money() {
             setup.jacoby = state.jacoby;
         }
-        let dice: Box<dyn DiceSource> = if setup.manual_dice {
-            Box::new(ScriptedDice::new(Vec::<Dice>::new()))
-        } else {
-            Box::new(RandomDice::new(setup.seed.unwrap_or_else(rand::random)))
-        };
+        let dice = setup.dice_source();
         let game = Game::from_position(setup.rules(), position, state, dice)?;
         let mut session = Session::from_game(setup, game);
         session
