@@ -6,7 +6,8 @@
 # Environment: CLI (default target/release/cubeful-cli), DATA (default training/label2p; several
 # folders separated by spaces are all read),
 # THREADS (default 1), NICE (default 15), ALPHA (0.003), BATCH (64), GAMES (2000), REFERENCE (the
-# nets that judge the decision benchmark: training/adam2, the fixed yardstick since round adam3).
+# nets that judge the decision benchmark: training/adam2, the fixed yardstick since round adam3),
+# HIDDEN (widen the starting contact and crashed nets to this many hidden units first).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLI=${CLI:-target/release/cubeful-cli}
@@ -27,6 +28,7 @@ run bench decisions --nets "$START" --reference-nets "$REFERENCE" --threads "$TH
 echo "== adam on $DATA from $START ($(date -u +%H:%M:%S))"
 DATA_ARGS=()
 for dir in $DATA; do DATA_ARGS+=(--data-dir "$dir"); done
+[ -n "${HIDDEN:-}" ] && DATA_ARGS+=(--hidden "$HIDDEN")
 run train supervised --optimizer adam --loss ce --nets "$START" "${DATA_ARGS[@]}" --out "$OUT" \
     --epochs "$EPOCHS" --batch "$BATCH" --alpha "$ALPHA" --schedule cosine --select loss \
     --seed 1 --threads "$THREADS"

@@ -177,6 +177,11 @@ pub struct SupervisedArgs {
     /// Folder for the trained nets.
     #[arg(long)]
     out: PathBuf,
+    /// Widen the starting contact and crashed nets to this many hidden units before training
+    /// (the new units start with zero output weights, so the nets start as they were; the race
+    /// net keeps its width). A multiple of 64 keeps the fast evaluation path.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
+    hidden: Option<u32>,
     #[arg(long, value_enum, default_value_t = Optimizer::Sgd)]
     optimizer: Optimizer,
     /// Loss (adam only; sgd descends the cross-entropy gradient).
@@ -479,7 +484,10 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
             anyhow::bail!("--alpha-end {end} is above --alpha {alpha}");
         }
     }
-    let nets = (*args.nets.load()?).clone();
+    let mut nets = (*args.nets.load()?).clone();
+    if let Some(hidden) = args.hidden {
+        widen(&mut nets, hidden as usize, args.seed)?;
+    }
     let mut examples = Vec::new();
     for path in &args.data {
         examples.extend(dataset::load(path)?);
@@ -501,6 +509,30 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
         Optimizer::Sgd => run_sgd(args, nets, &examples),
         Optimizer::Adam => run_adam(args, nets, &examples),
     }
+}
+
+/// Widens the contact and crashed nets to `hidden` units (see `Net::widened`), reproducibly
+/// from `seed`.
+fn widen(nets: &mut Nets, hidden: usize, seed: u64) -> Result<()> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5769_6465);
+    for net in [&mut nets.contact, &mut nets.crashed] {
+        let from = net.hidden();
+        *net = net
+            .widened(hidden, 0.1, || rng.gen::<f32>())
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--hidden {hidden} is narrower than the {} net's {from} hidden units",
+                    net.class().name()
+                )
+            })?;
+        eprintln!(
+            "supervised: {} net widened from {from} to {hidden} hidden units",
+            net.class().name()
+        );
+    }
+    // The pruning nets were distilled from the narrower nets; they stay as they are.
+    Ok(())
 }
 
 fn run_sgd(args: &SupervisedArgs, nets: Nets, examples: &[Example]) -> Result<()> {

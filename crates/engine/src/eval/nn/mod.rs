@@ -182,6 +182,43 @@ impl Net {
         }
     }
 
+    /// The same net with `hidden` hidden units (at least as many as it has), computing the same
+    /// function: the new units get small random input weights and biases drawn from
+    /// `uniform(-scale, scale)` by `next_uniform` (a source of numbers in [0, 1)) and zero
+    /// output weights, so training can put them to use without first undoing what the net
+    /// knows. `None` if `hidden` is smaller than the net's.
+    pub fn widened(
+        &self,
+        hidden: usize,
+        scale: f32,
+        mut next_uniform: impl FnMut() -> f32,
+    ) -> Option<Net> {
+        if hidden < self.hidden {
+            return None;
+        }
+        let (old, inputs) = (self.hidden, self.inputs);
+        let mut draw = || (next_uniform() * 2.0 - 1.0) * scale;
+        let mut w1 = Vec::with_capacity(inputs * hidden);
+        for row in self.w1.chunks_exact(old) {
+            w1.extend_from_slice(row);
+            w1.extend((old..hidden).map(|_| draw()));
+        }
+        let mut b1 = self.b1.clone();
+        b1.extend((old..hidden).map(|_| draw()));
+        let mut w2 = Vec::with_capacity(OUTPUTS * hidden);
+        for row in self.w2.chunks_exact(old) {
+            w2.extend_from_slice(row);
+            w2.extend(std::iter::repeat_n(0.0, hidden - old));
+        }
+        Some(Net {
+            hidden,
+            w1,
+            b1,
+            w2,
+            ..self.clone()
+        })
+    }
+
     pub fn class(&self) -> NetClass {
         self.class
     }
@@ -629,6 +666,29 @@ mod tests {
             }
             let expect = 1.0 / (1.0 + (-acc).exp());
             assert!((f64::from(out[o]) - expect).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn a_widened_net_computes_the_same_function() {
+        let mut seed = 3;
+        let net = Net::random(NetClass::Contact, 2, 40, 64, 0.3, || lcg(&mut seed));
+        assert!(net.widened(63, 0.1, || lcg(&mut seed)).is_none());
+        let wide = net.widened(192, 0.1, || lcg(&mut seed)).unwrap();
+        assert_eq!((wide.hidden(), wide.inputs(), wide.class()), (192, 40, net.class()));
+        let (w1, b1, w2, _) = wide.params();
+        assert!(w1[64..192].iter().any(|&w| w != 0.0) && b1[64..].iter().any(|&b| b != 0.0));
+        assert!(w2.chunks(192).all(|row| row[64..].iter().all(|&w| w == 0.0)));
+        for _ in 0..20 {
+            let x: Vec<f32> = (0..40).map(|_| lcg(&mut seed) * 2.0).collect();
+            let (mut h, mut h2) = (vec![0.0; 64], vec![0.0; 192]);
+            let (mut out, mut out2) = ([0.0; OUTPUTS], [0.0; OUTPUTS]);
+            net.forward(&x, &mut h, &mut out);
+            wide.forward(&x, &mut h2, &mut out2);
+            for o in 0..OUTPUTS {
+                assert!((out[o] - out2[o]).abs() < 1e-5, "{out:?} {out2:?}");
+            }
+            assert!(h.iter().zip(&h2).all(|(a, b)| (a - b).abs() < 1e-6));
         }
     }
 
