@@ -675,10 +675,15 @@ mod tests {
         let net = Net::random(NetClass::Contact, 2, 40, 64, 0.3, || lcg(&mut seed));
         assert!(net.widened(63, 0.1, || lcg(&mut seed)).is_none());
         let wide = net.widened(192, 0.1, || lcg(&mut seed)).unwrap();
-        assert_eq!((wide.hidden(), wide.inputs(), wide.class()), (192, 40, net.class()));
+        assert_eq!(
+            (wide.hidden(), wide.inputs(), wide.class()),
+            (192, 40, net.class())
+        );
         let (w1, b1, w2, _) = wide.params();
         assert!(w1[64..192].iter().any(|&w| w != 0.0) && b1[64..].iter().any(|&b| b != 0.0));
-        assert!(w2.chunks(192).all(|row| row[64..].iter().all(|&w| w == 0.0)));
+        assert!(w2
+            .chunks(192)
+            .all(|row| row[64..].iter().all(|&w| w == 0.0)));
         for _ in 0..20 {
             let x: Vec<f32> = (0..40).map(|_| lcg(&mut seed) * 2.0).collect();
             let (mut h, mut h2) = (vec![0.0; 64], vec![0.0; 192]);
