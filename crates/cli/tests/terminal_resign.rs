@@ -54,15 +54,7 @@ fn json_lines(text: &str) -> Vec<Value> {
 /// A position from the checkers of the player on roll and of his opponent, each as
 /// (point in the side's own numbering, checkers).
 fn sides(player: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-    let mut a = [0u8; 25];
-    let mut b = [0u8; 25];
-    for &(p, n) in player {
-        a[p - 1] = n;
-    }
-    for &(p, n) in opponent {
-        b[p - 1] = n;
-    }
-    Position::from_sides(&a, &b).unwrap()
+    Position::from_points(player, opponent).unwrap()
 }
 
 /// The GNU Backgammon ID of `position` with the bot (O) on roll before rolling in a 7-point

@@ -32,7 +32,7 @@ fn side(points: &[(usize, u8)]) -> [u8; 25] {
 }
 
 fn position(player: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-    Position::from_sides(&side(player), &side(opponent)).unwrap()
+    Position::from_points(player, opponent).unwrap()
 }
 
 #[test]

@@ -30,17 +30,9 @@ fn db() -> Arc<BearoffDb> {
         .clone()
 }
 
-fn side(points: &[(usize, u8)]) -> [u8; 25] {
-    let mut s = [0u8; 25];
-    for &(p, n) in points {
-        s[p - 1] = n;
-    }
-    s
-}
-
 /// A position from the checkers of the player on roll and of his opponent, by point.
 fn position(player: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-    Position::from_sides(&side(player), &side(opponent)).unwrap()
+    Position::from_points(player, opponent).unwrap()
 }
 
 fn money() -> CubeContext<'static> {

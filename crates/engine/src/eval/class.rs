@@ -84,15 +84,7 @@ mod tests {
     use super::*;
 
     fn pos(player: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-        let mut a = [0u8; 25];
-        let mut b = [0u8; 25];
-        for &(p, n) in player {
-            a[p - 1] = n;
-        }
-        for &(p, n) in opponent {
-            b[p - 1] = n;
-        }
-        Position::from_sides(&a, &b).unwrap()
+        Position::from_points(player, opponent).unwrap()
     }
 
     #[test]

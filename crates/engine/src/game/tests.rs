@@ -58,15 +58,7 @@ fn refused(
 
 /// A position from per-side arrays (index 0..=23 = own points 1..=24, 24 = bar).
 fn sides(player: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-    let mut a = [0u8; 25];
-    let mut b = [0u8; 25];
-    for &(p, n) in player {
-        a[p - 1] = n;
-    }
-    for &(p, n) in opponent {
-        b[p - 1] = n;
-    }
-    Position::from_sides(&a, &b).unwrap()
+    Position::from_points(player, opponent).unwrap()
 }
 
 /// A state with `on_roll` on roll before rolling.

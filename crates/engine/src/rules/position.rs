@@ -138,6 +138,27 @@ impl Position {
         Ok(position)
     }
 
+    /// Builds a position from lists of `(point, checkers)` for each side, every point numbered
+    /// from that side's own home (1 to 24, 25 for its bar); a point listed twice counts the sum.
+    /// Checkers not listed are borne off. For tests, examples and set-ups written by hand:
+    /// `Position::from_points(&[(6, 5), (8, 3)], &[(25, 1)])`.
+    pub fn from_points(
+        player: &[(usize, u8)],
+        opponent: &[(usize, u8)],
+    ) -> Result<Position, PositionError> {
+        let side = |points: &[(usize, u8)]| -> Result<[u8; 25], PositionError> {
+            let mut counts = [0u8; 25];
+            for &(point, n) in points {
+                if !(1..=25).contains(&point) {
+                    return Err(PositionError::NoSuchPoint(point));
+                }
+                counts[point - 1] = counts[point - 1].saturating_add(n);
+            }
+            Ok(counts)
+        };
+        Position::from_sides(&side(player)?, &side(opponent)?)
+    }
+
     /// Builds a position from the signed board layout of [`Position::board`], validating it.
     pub fn from_board(board: [i8; 26]) -> Result<Position, PositionError> {
         if board[BAR] < 0 || board[OFF] > 0 {
@@ -349,6 +370,38 @@ mod tests {
         assert_eq!(p.board()[1], -2);
         assert!(p.result().is_none());
         assert!(!p.is_race());
+    }
+
+    #[test]
+    fn from_points_numbers_each_side_from_its_home() {
+        let start = [(6, 5), (8, 3), (13, 5), (24, 2)];
+        assert_eq!(
+            Position::from_points(&start, &start),
+            Ok(Position::starting())
+        );
+        let p = Position::from_points(&[(25, 1), (6, 2), (6, 1)], &[(1, 2)]).unwrap();
+        assert_eq!(
+            (p.bar(Side::Player), p.checkers(Side::Player, 6)),
+            (1, Ok(3))
+        );
+        assert_eq!((p.off(Side::Player), p.off(Side::Opponent)), (11, 13));
+        assert_eq!(
+            p.board()[24],
+            -2,
+            "the opponent's ace point is our 24 point"
+        );
+        assert_eq!(
+            Position::from_points(&[(0, 1)], &[]),
+            Err(PositionError::NoSuchPoint(0))
+        );
+        assert_eq!(
+            Position::from_points(&[], &[(26, 1)]),
+            Err(PositionError::NoSuchPoint(26))
+        );
+        assert!(matches!(
+            Position::from_points(&[(6, 200), (5, 200)], &[]),
+            Err(PositionError::TooManyCheckers { .. })
+        ));
     }
 
     #[test]

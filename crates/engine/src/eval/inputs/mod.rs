@@ -246,17 +246,8 @@ mod tests {
     use crate::rules::position::Side;
     use proptest::prelude::*;
 
-    /// A side from (point, count) pairs in its own numbering; point 25 is the bar.
-    fn side(points: &[(usize, u8)]) -> [u8; 25] {
-        let mut n = [0u8; 25];
-        for &(p, c) in points {
-            n[p - 1] = c;
-        }
-        n
-    }
-
     fn position(player: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-        Position::from_sides(&side(player), &side(opponent)).expect("valid test position")
+        Position::from_points(player, opponent).unwrap()
     }
 
     fn contact(position: &Position) -> [f32; CONTACT_INPUTS] {
