@@ -1,13 +1,16 @@
 //! `cubeful-cli hint <POSITION-ID>[:<MATCH-ID>] [--dice 31] [--plies N | --level NAME] [--json]`:
 //! the hint for the decision the IDs describe, from the engine's one hint function: the ranked
 //! plays of a roll, the cube decision before the roll, the answer to a double on offer (take,
-//! drop or beaver) or to an offer to resign.
+//! drop or beaver) or to an offer to resign. With `--rollout [--trials N]` the decision is
+//! rolled out instead (the engine's hint by rollout: the best plays of a 0-ply hint, or the
+//! cube decision), with the engine's default rollout settings and the bearoff databases.
 
 use crate::nets::EngineArgs;
 use crate::report;
-use anyhow::{Context, Result};
-use cubeful_engine::analysis::hint::{self, Query, Question};
+use anyhow::{bail, Context, Result};
+use cubeful_engine::analysis::hint::{self, Query, Question, RolloutHintError};
 use cubeful_engine::game::Rules;
+use cubeful_engine::search::rollout::RolloutSettings;
 use cubeful_engine::search::{EvalSettings, Level};
 use cubeful_engine::{gnubg_id, Dice};
 
@@ -32,6 +35,21 @@ pub struct Args {
     /// say).
     #[arg(long)]
     no_beavers: bool,
+    /// Roll the decision out instead (the engine's default rollout settings).
+    #[arg(long, conflicts_with_all = ["plies", "level", "reduced"])]
+    rollout: bool,
+    /// With --rollout: games per alternative.
+    #[arg(long, default_value_t = 1296, value_name = "N", requires = "rollout")]
+    trials: u32,
+    /// With --rollout: how many of the best plays to roll out.
+    #[arg(long, default_value_t = 5, value_name = "N", requires = "rollout")]
+    candidates: usize,
+    /// With --rollout: the dice seed [default: from the clock].
+    #[arg(long, value_name = "S", requires = "rollout")]
+    seed: Option<u64>,
+    /// With --rollout: threads [default: all cores].
+    #[arg(long, default_value_t = 0, value_name = "T", requires = "rollout")]
+    threads: usize,
     /// How many plays to list (all with --json).
     #[arg(long, default_value_t = 10)]
     top: usize,
@@ -62,15 +80,75 @@ pub fn run(args: &Args) -> Result<()> {
     };
     settings.reduced = args.reduced;
     let mut search = args.engine.search()?;
+    if args.rollout {
+        return rollout(args, &query, &mut search);
+    }
     let hint = hint::hint(&mut search, &query, &settings);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&hint)?);
     } else {
-        let heading = match query.question {
-            Question::Move(dice) => report::rolled(dice),
-            _ => String::new(),
-        };
-        print!("{}", report::hint_text(&hint, &heading, args.top.max(1)));
+        print!(
+            "{}",
+            report::hint_text(&hint, &heading(&query), args.top.max(1))
+        );
+    }
+    Ok(())
+}
+
+/// The heading of a play list.
+fn heading(query: &Query) -> String {
+    match query.question {
+        Question::Move(dice) => report::rolled(dice),
+        _ => String::new(),
+    }
+}
+
+/// `--rollout`: the engine's hint by rollout, with a progress bar on a terminal.
+fn rollout(args: &Args, query: &Query, search: &mut cubeful_engine::search::Search) -> Result<()> {
+    if args.trials == 0 {
+        bail!("--trials must be at least 1");
+    }
+    if args.candidates == 0 {
+        bail!("--candidates must be at least 1");
+    }
+    let seed = args.seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_000)
+    });
+    let settings = RolloutSettings {
+        trials: args.trials,
+        seed,
+        threads: args.threads,
+        ..RolloutSettings::default()
+    };
+    let bar = crate::rollout::progress_bar(args.json, args.trials);
+    let rolled = hint::rollout_hint(search, query, &settings, args.candidates, &mut |done, _| {
+        bar.set_position(u64::from(done));
+        true
+    });
+    bar.finish_and_clear();
+    let rolled = match rolled {
+        Ok(r) => r,
+        Err(RolloutHintError::NotAvailable) => {
+            bail!("this decision cannot be rolled out (only plays, cube decisions and doubles can)")
+        }
+        Err(RolloutHintError::Stopped) => bail!("the rollout was stopped"),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rolled)?);
+    } else {
+        print!(
+            "{}",
+            report::hint_text(&rolled.hint, &heading(query), args.top.max(1))
+        );
+        match rolled.rolled {
+            0 => println!("(rollout, {} trials)", rolled.trials),
+            n => println!(
+                "(rollout, {} trials: the first {n} plays rolled out, the others at 0-ply)",
+                rolled.trials
+            ),
+        }
     }
     Ok(())
 }

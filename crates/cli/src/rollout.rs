@@ -267,7 +267,7 @@ fn settings(args: &Args) -> RolloutSettings {
 }
 
 /// A progress bar on standard error, hidden for JSON or when standard error is not a terminal.
-fn progress_bar(json: bool, trials: u32) -> ProgressBar {
+pub(crate) fn progress_bar(json: bool, trials: u32) -> ProgressBar {
     if json || !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }

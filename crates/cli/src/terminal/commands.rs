@@ -90,6 +90,8 @@ pub enum Command {
     SetJacoby(bool),
     SetCrawford(bool),
     SetBeavers(bool),
+    /// `set tutor on|off`: the tutor judges people's plays and cube actions.
+    SetTutor(bool),
     SetSeed(u64),
     Show {
         what: ShowWhat,
@@ -347,7 +349,7 @@ fn parse_resign(args: &[&str]) -> Result<Command, ParseError> {
 
 const SETTINGS: &[&str] = &[
     "board", "matchid", "gnubgid", "xgid", "dice", "turn", "player", "jacoby", "crawford",
-    "beavers", "seed",
+    "beavers", "tutor", "seed",
 ];
 
 fn parse_set(args: &[&str]) -> Result<Command, ParseError> {
@@ -387,6 +389,7 @@ fn parse_set(args: &[&str]) -> Result<Command, ParseError> {
             rest.first().copied(),
             "beavers",
         )?)),
+        "tutor" => Ok(Command::SetTutor(on_off(rest.first().copied(), "tutor")?)),
         "seed" => match rest {
             [n] => n
                 .parse::<u64>()
@@ -467,7 +470,7 @@ pub const HELP: &[(&str, &str, &str, &str)] = &[
     ("reject", "reject", "Reject the resignation (or drop the double) on offer.", "reject"),
     ("hint", "hint [N] [--json]", "The best N plays of the roll, the cube decision before the roll, or the right answer to a double or resignation.", "hint 5"),
     ("eval", "eval [--json]", "Chances and equities of the player on roll.", "eval --json"),
-    ("set", "set board|matchid|gnubgid|xgid|dice|turn|player|jacoby|crawford|beavers|seed ...", "Set up positions and rules: set board POSITION-ID, set matchid MATCH-ID, set gnubgid POSITION-ID:MATCH-ID, set xgid XGID, set dice 31, set turn 0|1|NAME, set player 0|1|NAME|both human|bot [LEVEL], set player 0|1 name NAME, set jacoby|crawford|beavers on|off, set seed N.", "set player 0 bot expert"),
+    ("set", "set board|matchid|gnubgid|xgid|dice|turn|player|jacoby|crawford|beavers|tutor|seed ...", "Set up positions and rules: set board POSITION-ID, set matchid MATCH-ID, set gnubgid POSITION-ID:MATCH-ID, set xgid XGID, set dice 31, set turn 0|1|NAME, set player 0|1|NAME|both human|bot [LEVEL], set player 0|1 name NAME, set jacoby|crawford|beavers on|off, set tutor on|off (a bad play or cube action is refused with the tutor's warning; entered again, it is kept), set seed N.", "set player 0 bot expert"),
     ("show", "show board|score|pipcount [--json]", "Show the board (with Position ID and Match ID), the score, or the pip counts.", "show pipcount"),
     ("help", "help [COMMAND]", "List the commands, or explain one.", "help set"),
     ("quit", "quit | exit", "Leave the session.", "quit"),
@@ -537,6 +540,7 @@ mod tests {
             Ok(Command::SetDice("62".parse().unwrap()))
         );
         assert_eq!(parse("set jacoby off"), Ok(Command::SetJacoby(false)));
+        assert_eq!(parse("set tutor on"), Ok(Command::SetTutor(true)));
         assert_eq!(
             parse("set turn bob"),
             Ok(Command::SetTurn(PlayerRef::Name("bob".into())))

@@ -9,6 +9,7 @@
 
 mod commands;
 mod render;
+mod tutor;
 
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -75,6 +76,8 @@ struct Session {
     /// Output of the current command, written out by the input loop.
     out: String,
     refused: usize,
+    /// The tutor (`set tutor on`, `tutor.rs`).
+    tutor: tutor::Tutor,
 }
 
 /// Runs the session.
@@ -204,6 +207,7 @@ impl Session {
             beavers: true,
             out: String::new(),
             refused: 0,
+            tutor: tutor::Tutor::default(),
         }
     }
 
@@ -402,6 +406,7 @@ impl Session {
     }
 
     fn execute(&mut self, command: Command) -> Result<()> {
+        self.tutor_check(&command)?;
         match command {
             Command::Nothing | Command::Quit => Ok(()),
             Command::NewMatch(length) => {
@@ -554,6 +559,18 @@ impl Session {
                 self.say(format!(
                     "Money sessions are played {} the Jacoby rule.",
                     if on { "with" } else { "without" }
+                ));
+                Ok(())
+            }
+            Command::SetTutor(on) => {
+                self.tutor.on = on;
+                self.say(format!(
+                    "The tutor is {}.",
+                    if on {
+                        "on: bad plays and cube actions are refused with a warning once"
+                    } else {
+                        "off"
+                    }
                 ));
                 Ok(())
             }
@@ -837,6 +854,7 @@ fn command_changes_game(command: &Command) -> bool {
             | Command::SetPlayerName { .. }
             | Command::SetJacoby(_)
             | Command::SetBeavers(_)
+            | Command::SetTutor(_)
             | Command::SetSeed(_)
             | Command::SaveMatch(_)
             | Command::ExportMatch { .. }

@@ -51,6 +51,10 @@ use crate::rules::movegen::LegalMove;
 use crate::rules::position::Position;
 use crate::search::{EvalSettings, PositionEval, Search};
 
+mod rollout;
+
+pub use rollout::{rollout_hint, RolloutHint, RolloutHintError};
+
 /// Tolerance when comparing equities (accept a resignation that costs nothing).
 const EPSILON: f32 = 1e-6;
 
@@ -376,21 +380,25 @@ fn move_hint(search: &mut Search, query: &Query, dice: Dice, settings: &EvalSett
 fn cube_hint(search: &mut Search, query: &Query, settings: &EvalSettings) -> CubeHint {
     let ctx = query.cube_context();
     let analysis = search.cube_decision(&query.position, &ctx, settings);
-    let double = ctx.can_double()
+    CubeHint {
+        decision: analysis.decision,
+        double: is_double(&ctx, analysis.decision.action),
+        probabilities: analysis.probabilities,
+        plies: analysis.plies,
+    }
+}
+
+/// Whether `action` doubles (and the player on roll of `ctx` may).
+fn is_double(ctx: &CubeContext, action: CubeAction) -> bool {
+    ctx.can_double()
         && matches!(
-            analysis.decision.action,
+            action,
             CubeAction::DoubleTake
                 | CubeAction::DoublePass
                 | CubeAction::DoubleBeaver
                 | CubeAction::RedoubleTake
                 | CubeAction::RedoublePass
-        );
-    CubeHint {
-        decision: analysis.decision,
-        double,
-        probabilities: analysis.probabilities,
-        plies: analysis.plies,
-    }
+        )
 }
 
 /// The answer to the double on offer. The cube value and owner of `query.state` are those
@@ -426,6 +434,30 @@ fn take_hint(
     } else {
         (-decision.double_take, response(decision.double_take, &ctx))
     };
+    finish_take(
+        query,
+        may_beaver,
+        decision,
+        take,
+        answer,
+        analysis.probabilities,
+        analysis.plies,
+    )
+}
+
+/// The answer to the double on offer in `query` from the doubler's cube `decision`, the take
+/// equity of the player doubled and his best `answer` (a beaver only where `may_beaver`).
+fn finish_take(
+    query: &Query,
+    may_beaver: bool,
+    decision: CubeDecision,
+    take: f32,
+    answer: Response,
+    probabilities: Probabilities,
+    plies: u8,
+) -> TakeHint {
+    let state = &query.state;
+    let may_beaver = may_beaver && state.is_money();
     let answer = match answer {
         Response::Beaver if !may_beaver => Response::Take,
         other => other,
@@ -437,9 +469,9 @@ fn take_hint(
         // The beaver keeps the cube on the same side at twice the value.
         beaver: may_beaver.then_some(2.0 * take),
         decision,
-        probabilities: analysis.probabilities,
-        on_roll_answers,
-        plies: analysis.plies,
+        probabilities,
+        on_roll_answers: state.turn == state.on_roll,
+        plies,
     }
 }
 

@@ -160,6 +160,11 @@ impl Search {
         self.bearoff = db;
     }
 
+    /// The bearoff databases in use, if any (for rollouts that should use the same).
+    pub fn bearoff(&self) -> Option<&Arc<BearoffDb>> {
+        self.bearoff.as_ref()
+    }
+
     /// The cube context of `position`: its cube efficiency, or the exact cubeful equities of the
     /// two-sided bearoff database when it covers the position.
     fn context_at<'a>(&self, ctx: &CubeContext<'a>, position: &Position) -> CubeContext<'a> {
