@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Extracts the translatable strings into po/cubeful.pot and merges them into every po/<lang>.po.
 # Rust is read as C (xgettext 0.21 has no Rust parser; the string literals used are C-compatible);
-# the .ui templates as GtkBuilder files. Needs gettext (xgettext, msgmerge).
+# the .ui templates as GtkBuilder files. Our placeholders are `{}`, never C formats, so a `%` in
+# a string ("{}% match winning chance") is not taken for one. Needs gettext (xgettext, msgmerge).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mapfile -t files < <(grep -v '^#' po/POTFILES.in | grep -v '^$')
@@ -14,6 +15,9 @@ for f in "${files[@]}"; do
 done
 xgettext --from-code=UTF-8 --language=C --no-wrap --sort-by-file \
     --keyword=gettext --keyword=gettext_f --keyword=ngettext:1,2 --keyword=ngettext_f:1,2 \
+    --flag=gettext:1:no-c-format --flag=gettext_f:1:no-c-format \
+    --flag=ngettext:1:no-c-format --flag=ngettext:2:no-c-format \
+    --flag=ngettext_f:1:no-c-format --flag=ngettext_f:2:no-c-format \
     --package-name=cubeful --msgid-bugs-address= --add-comments=TRANSLATORS \
     -o po/cubeful-rs.pot "${rs[@]}" 2> >(grep -v 'warning: unterminated' >&2 || true)
 xgettext --from-code=UTF-8 --language=Glade --no-wrap --sort-by-file \

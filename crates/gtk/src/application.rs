@@ -53,11 +53,13 @@ const ACCELS: &[(&str, &[&str])] = &[
     ("win.review-previous-game", &["<Shift>Page_Up"]),
     ("win.review-next-game", &["<Shift>Page_Down"]),
     ("win.analyse-match", &["<Control><Shift>a"]),
-    // Ctrl+E is edit mode in GNU Backgammon, and will be here.
+    // Ctrl+E is edit mode, as in GNU Backgammon.
+    ("win.edit-position", &["<Control>e"]),
     ("win.analyse-move", &["<Control><Shift>m"]),
     ("win.paste-position", &["<Control>v"]),
     ("win.statistics", &["<Control>i"]),
     ("win.equity-graph", &["<Control>g"]),
+    ("win.temperature-map", &["<Control><Shift>t"]),
 ];
 
 mod imp {
@@ -218,6 +220,7 @@ impl CubefulApplication {
             #[weak(rename_to = app)]
             self,
             move |new| {
+                let before = app.settings();
                 app.update_settings(|s| {
                     s.player_name = new.player_name.clone();
                     s.opponent_name = new.opponent_name.clone();
@@ -225,10 +228,15 @@ impl CubefulApplication {
                     s.animate = new.animate;
                     s.auto_forced_moves = new.auto_forced_moves;
                     s.auto_next_game = new.auto_next_game;
+                    s.turn_board = new.turn_board;
+                    s.tutor = new.tutor;
+                    s.tutor_level = new.tutor_level.clone();
+                    s.tutor_threshold = new.tutor_threshold;
                     s.colours = new.colours.clone();
                 });
                 if let Some(window) = app.main_window() {
                     window.apply_settings(&app.settings());
+                    window.rename_people(&before, &app.settings());
                 }
             }
         ));

@@ -37,8 +37,10 @@ use crate::board::{Display, Seat};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
 use crate::jobs::{Job, JobHandle, JobId, JobKind, Output, Reply};
 use crate::review::{Nav, RecordView, Selection};
-use crate::session::{error_text, level_name, player_at, seat_of, MatchSetup, Opponent, Session};
+use crate::session::{error_text, level_name, player_at, MatchSetup, Opponent, Session};
 use crate::settings::Settings;
+
+pub mod tutor;
 
 /// How long a finished game stays on the board before the next one starts by itself.
 pub const NEXT_GAME_DELAY: Duration = Duration::from_millis(1500);
@@ -98,6 +100,9 @@ pub enum State {
     /// start a decision, the next game does not start) until the live position is selected
     /// again.
     Paused,
+    /// A person's action waits for the tutor (`controller/tutor.rs`): its judgement by this
+    /// job, then the person's word about a warning. Nothing else can be committed.
+    Tutoring { job: JobId },
 }
 
 /// How far the person moving has got, as the board reports it.
@@ -124,6 +129,19 @@ pub enum HintUpdate {
         mover: String,
         opponent: String,
     },
+    /// The rollout of the hint has played `trials` of `target` trials.
+    Progress { trials: u32, target: u32 },
+    /// The hint rolled out: [`HintUpdate::Ready`] from a rollout of `trials` trials (of the
+    /// first `rolled` plays of a play list).
+    RolledOut {
+        hint: Hint,
+        mover: String,
+        opponent: String,
+        rolled: usize,
+        trials: u32,
+    },
+    /// This decision is not rolled out (a resignation, a beaver chain, no double possible).
+    NoRollout,
 }
 
 /// Something the window has to do.
@@ -154,6 +172,8 @@ pub enum Effect {
     ShowNewMatch,
     /// Update the hint window.
     Hint(HintUpdate),
+    /// Show or close the tutor's warning.
+    Tutor(tutor::TutorUpdate),
 }
 
 /// What a pasted identifier does (see [`Controller::plan_paste`]).
@@ -217,6 +237,8 @@ struct HintRequest {
     view: HintView,
     /// The job whose answer is awaited.
     job: Option<JobHandle>,
+    /// The decision is rolled out instead (`hint_rollout`).
+    rollout: bool,
 }
 
 /// The match flow of the window.
@@ -239,6 +261,15 @@ pub struct Controller {
     record_version: u64,
     /// The record as the pane shows it, for the record it was made from.
     view: RefCell<Option<(RecordKey, Rc<RecordView>)>>,
+    /// The tutor: its settings and the action waiting for it (`controller/tutor.rs`).
+    tutor: tutor::Tutor,
+    /// Two people at one board: the board turns to the player on roll (`controller/seats.rs`).
+    turn_board: bool,
+    /// The position being edited, in edit mode (`controller/edit.rs`).
+    edit: Option<crate::edit::Draft>,
+    /// The players and rules of a match that starts without the new-match dialog (a pasted
+    /// position when no match is in progress): the user's remembered choices.
+    defaults: MatchSetup,
 }
 
 /// What identifies a state of the record: the explicit version and the record's shape.
@@ -272,7 +303,17 @@ impl Controller {
             review: None,
             record_version: 0,
             view: RefCell::new(None),
+            tutor: tutor::Tutor::default(),
+            turn_board: Settings::default().turn_board,
+            edit: None,
+            defaults: MatchSetup::default(),
         }
+    }
+
+    /// The players and rules of a match that starts without the new-match dialog (see
+    /// [`MatchSetup::from_settings`]).
+    pub fn set_match_defaults(&mut self, setup: MatchSetup) {
+        self.defaults = setup;
     }
 
     /// The state of the flow.
@@ -324,6 +365,7 @@ impl Controller {
             self.state = State::MatchOver { winner };
         }
         self.session = Some(session);
+        self.seat_players();
         self.review = None;
         self.record_version += 1;
         self.proceed(&mut fx);
@@ -381,6 +423,9 @@ impl Controller {
                     self.act(&mut fx, |s| s.opening_roll());
                 }
                 Some(Next::HumanDecides(Decision::Roll { player, .. })) => {
+                    if let Some(tutored) = self.tutor_check(player, Action::Roll) {
+                        return tutored;
+                    }
                     if self.manual_dice() {
                         self.ask_dice(&mut fx, Some(player));
                     } else {
@@ -527,6 +572,9 @@ impl Controller {
 
     /// A message from the job pool.
     pub fn reply(&mut self, reply: Reply) -> Vec<Effect> {
+        if let Some(fx) = self.tutor_reply(&reply) {
+            return fx;
+        }
         let mut fx = Vec::new();
         match reply {
             Reply::Done {
@@ -569,6 +617,14 @@ impl Controller {
                     mover,
                     opponent,
                 }));
+            }
+            // The hint's rollout: its trials and its answer.
+            reply @ (Reply::Progress { .. }
+            | Reply::Done {
+                output: Output::Task(_),
+                ..
+            }) if self.is_hint_rollout(reply.id()) => {
+                self.hint_rollout_reply(&mut fx, reply);
             }
             // No background tasks yet; their progress has nothing to show.
             Reply::Done {
@@ -613,6 +669,7 @@ impl Controller {
             level,
             view: HintView::Unknown,
             job: None,
+            rollout: false,
         });
         request.level = level;
         if request.job.is_none() {
@@ -665,6 +722,9 @@ impl Controller {
 
     /// What the board shows.
     pub fn display(&self) -> Display {
+        if let Some(draft) = &self.edit {
+            return draft.display();
+        }
         if let (Some((game, entry)), Some(s)) = (self.review, &self.session) {
             if let Some(display) = self.record_view().display(game, entry, &s.setup().names) {
                 return display;
@@ -679,6 +739,9 @@ impl Controller {
     /// The position (seen from the player on roll) and match state the board shows: the
     /// selected action's in review, the game's otherwise; `None` with no match.
     pub fn shown_state(&self) -> Option<(Position, MatchState)> {
+        if let Some(draft) = &self.edit {
+            return draft.validate().ok();
+        }
         if let (Some((game, entry)), Some(_)) = (self.review, &self.session) {
             if let Some(found) = self.record_view().state_after(game, entry) {
                 return Some(found);
@@ -691,6 +754,9 @@ impl Controller {
     /// One sentence saying who has to do what (`progress`: the move in progress on the
     /// board).
     pub fn status(&self, progress: MoveProgress) -> String {
+        if let Some(text) = self.edit_status() {
+            return text;
+        }
         let Some(s) = &self.session else {
             return gettext("Start a new match with Ctrl+N.");
         };
@@ -699,6 +765,9 @@ impl Controller {
                 "Reviewing game {}, action {} (read-only) — press Escape to return to the game.",
                 &[&(game + 1).to_string(), &(entry + 1).to_string()],
             );
+        }
+        if let Some(text) = self.tutor_status() {
+            return text;
         }
         if let (State::HumanToAct, Some((player, _))) = (self.state, s.human_move()) {
             if progress.complete {
@@ -726,6 +795,9 @@ impl Controller {
 
     /// What may be done now (`progress`: the move in progress on the board).
     pub fn controls(&self, progress: MoveProgress) -> Controls {
+        if self.edit.is_some() {
+            return Controls::default();
+        }
         let Some(session) = &self.session else {
             return Controls {
                 roll: true,
@@ -954,7 +1026,7 @@ impl Controller {
         let setup = self
             .session
             .as_ref()
-            .map_or_else(MatchSetup::default, |s| s.setup().clone());
+            .map_or_else(|| self.defaults.clone(), |s| s.setup().clone());
         Session::from_position(setup, position, state)
             .map(|s| Paste::NewSession(Box::new(s)))
             .map_err(|e| match e {
@@ -1028,6 +1100,9 @@ impl Controller {
 
     /// `player` (a person) does `action`.
     fn human_act(&mut self, player: Player, action: Action) -> Vec<Effect> {
+        if let Some(fx) = self.tutor_check(player, action) {
+            return fx;
+        }
         let mut fx = Vec::new();
         self.act(&mut fx, |s| s.act(player, action));
         self.update_hint(&mut fx);
@@ -1062,6 +1137,8 @@ impl Controller {
             return;
         };
         let start = session.game().position();
+        // The mover's seat on the board as it is before the move (a turning board turns after).
+        let seat = session.seat_of(player);
         if let Err(e) = session.act(player, Action::Move(mv)) {
             fx.push(Effect::Toast(error_text(&e)));
             self.state = State::HumanToAct;
@@ -1073,7 +1150,7 @@ impl Controller {
             self.state = State::Animating { token };
             fx.push(Effect::Animate {
                 token,
-                seat: seat_of(player),
+                seat,
                 start,
                 mv: LegalMove { mv, position },
             });
@@ -1216,6 +1293,7 @@ impl Controller {
         if self.is_animating() {
             fx.push(Effect::StopAnimation);
         }
+        self.tutor_drop(fx);
         self.state = State::NoMatch;
     }
 
@@ -1248,7 +1326,12 @@ impl Controller {
         request.view = view;
         match view {
             HintView::Asked(query, level) => {
-                let job = Job::new(JobId(next_id), JobKind::Hint { query, level });
+                let kind = if request.rollout {
+                    hint_rollout::rollout_job(query)
+                } else {
+                    JobKind::Hint { query, level }
+                };
+                let job = Job::new(JobId(next_id), kind);
                 request.job = Some(job.handle());
                 self.next_job += 1;
                 fx.push(Effect::Hint(HintUpdate::Thinking));
@@ -1323,6 +1406,11 @@ fn subtitle(s: &Session) -> String {
     };
     format!("{kind} · {scores} · {opponent}")
 }
+
+mod copy;
+pub mod edit;
+pub mod hint_rollout;
+mod seats;
 
 #[cfg(test)]
 mod tests;

@@ -4,7 +4,10 @@
 //! [`flow::next`]), and the tests play whole matches through it without a display.
 //!
 //! Seats: player 1 (X, GNU Backgammon's usual human) sits at the bottom, player 0 (O) at the
-//! top. Against the bot, the bot is player 0.
+//! top ([`seat_of`], [`player_at`]). Against the bot, the bot is player 0. When two people play
+//! at one board and the board turns ([`Session::set_turn_board`]), the player on roll sits at
+//! the bottom instead: what the board shows goes through [`Session::seat_of`] and
+//! [`Session::player_at`], which know who sits where now.
 
 use cubeful_engine::game::flow::{self, Flow, Next};
 use cubeful_engine::game::record::{RecordAction, ReplayError, Setup};
@@ -17,6 +20,7 @@ use cubeful_engine::{CubeOwner, Dice, MatchState, Player, Position, Resignation,
 
 use crate::board::{CubePlace, Display, Seat};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
+use crate::settings::Settings;
 
 /// Who plays the top seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +67,31 @@ impl Default for MatchSetup {
 }
 
 impl MatchSetup {
+    /// The match a new match would be from the user's remembered choices and names (the
+    /// new-match dialog's defaults), for a match that starts without the dialog: a pasted
+    /// position.
+    pub fn from_settings(settings: &Settings) -> MatchSetup {
+        let choices = &settings.new_match;
+        MatchSetup {
+            length: choices.length,
+            crawford: choices.crawford,
+            jacoby: choices.jacoby,
+            beavers: choices.beavers,
+            opponent: if choices.human_vs_human {
+                Opponent::Human
+            } else {
+                Opponent::Bot(settings.level())
+            },
+            names: seat_names(
+                &settings.player_name,
+                &settings.opponent_name,
+                choices.human_vs_human,
+            ),
+            manual_dice: choices.manual_dice,
+            seed: None,
+        }
+    }
+
     /// The dice of a new match of this setup: entered by hand, or random from its seed (a
     /// fresh one when it has none).
     pub fn dice_source(&self) -> Box<dyn DiceSource> {
@@ -82,6 +111,26 @@ impl MatchSetup {
             beavers: self.beavers,
         }
     }
+}
+
+/// The names of the bottom and top seats from the names typed (trimmed; empty: the system
+/// user's name for you, "Player 2" for another person, "Cubeful" for the bot).
+pub fn seat_names(you: &str, other: &str, human_vs_human: bool) -> [String; 2] {
+    let (you, other) = (you.trim(), other.trim());
+    [
+        if you.is_empty() {
+            default_player_name()
+        } else {
+            you.to_string()
+        },
+        if !other.is_empty() {
+            other.to_string()
+        } else if human_vs_human {
+            gettext("Player 2")
+        } else {
+            "Cubeful".to_string()
+        },
+    ]
 }
 
 /// The player sitting at `seat`.
@@ -109,6 +158,8 @@ pub struct Session {
     log: Vec<String>,
     /// The last roll played in the game and who played it (shown until the next roll).
     last_roll: Option<(Player, Dice)>,
+    /// Two people play: the board turns to the player on roll.
+    turn_board: bool,
 }
 
 impl Session {
@@ -131,6 +182,7 @@ impl Session {
             setup,
             log: Vec::new(),
             last_roll: None,
+            turn_board: false,
         }
     }
 
@@ -274,6 +326,15 @@ impl Session {
         Ok(events)
     }
 
+    /// Sets up the game in progress as `setup` says (the checkers seen from the player on
+    /// roll, who is on roll, the cube, the dice if rolled), as a set-up in the record.
+    pub fn set_up(&mut self, setup: &Setup) -> Result<Vec<Event>, GameError> {
+        let events = self.game.set_up(setup)?;
+        self.last_roll = None;
+        self.record(&events);
+        Ok(events)
+    }
+
     /// The match cut after entry `entry` of game `game` (both from 0; the later entries and
     /// games are dropped), with the same players and a fresh dice source, to play on from
     /// there. Fails only when the record cannot be replayed.
@@ -303,12 +364,66 @@ impl Session {
         }
     }
 
+    /// With `on`, the board turns to the player on roll when both players are people (the
+    /// preference); with a bot at the board the seats never change.
+    pub fn set_turn_board(&mut self, on: bool) {
+        self.turn_board = on;
+    }
+
+    /// The player at the bottom of the board now: the player on roll when two people play
+    /// and the board turns, else player 1.
+    pub fn bottom_player(&self) -> Player {
+        if self.turn_board && self.setup.opponent == Opponent::Human {
+            self.game.on_roll()
+        } else {
+            Player::One
+        }
+    }
+
+    /// The seat of `player` now ([`Session::bottom_player`] sits at the bottom).
+    pub fn seat_of(&self, player: Player) -> Seat {
+        if player == self.bottom_player() {
+            Seat::Bottom
+        } else {
+            Seat::Top
+        }
+    }
+
+    /// The player at `seat` now.
+    pub fn player_at(&self, seat: Seat) -> Player {
+        match seat {
+            Seat::Bottom => self.bottom_player(),
+            Seat::Top => self.bottom_player().other(),
+        }
+    }
+
+    /// The names in the preferences changed from `old` to `new` (each `[you, the other
+    /// person]`, as a new match seats them: you are player 1, the other person player 0): a
+    /// person whose name is the old one takes the new one; the bot keeps its name, and so does
+    /// a person named otherwise (a match opened from a file). True if a name changed.
+    pub fn rename_people(&mut self, old: &[String; 2], new: &[String; 2]) -> bool {
+        let mut changed = false;
+        for (i, player) in [Player::One, Player::Zero].into_iter().enumerate() {
+            if self.is_bot(player) || old[i] == new[i] || new[i].is_empty() {
+                continue;
+            }
+            let name = &mut self.setup.names[seat_of(player).index()];
+            if *name != old[i] {
+                continue;
+            }
+            *name = new[i].clone();
+            changed = true;
+        }
+        changed
+    }
+
     /// The position seen from the bottom player.
     pub fn bottom_position(&self) -> Position {
         let p = self.game.position();
-        match self.game.on_roll() {
-            Player::One => p,
-            Player::Zero => p.swap(),
+        if self.game.on_roll() == self.bottom_player() {
+            p
+        } else {
+            p.swap()
         }
     }
 
@@ -321,7 +436,7 @@ impl Session {
             decision,
             Decision::NewGame | Decision::MatchOver { .. } | Decision::OpeningRoll
         );
-        let seat = |p: Player| seat_of(p);
+        let seat = |p: Player| self.seat_of(p);
         let dice = match decision {
             Decision::Move { player, dice } => Some((seat(player), dice)),
             // The dice of the last turn stay on the board until the next player rolls.
@@ -362,12 +477,13 @@ impl Session {
             _ => None,
         };
         let prompt = self.prompt(thinking);
+        let (bottom, top) = (self.player_at(Seat::Bottom), self.player_at(Seat::Top));
         Display {
             position: self.bottom_position(),
-            names: self.setup.names.clone(),
+            names: [self.name(bottom).to_string(), self.name(top).to_string()],
             scores: [
-                u32::from(score[Player::One.index()]),
-                u32::from(score[Player::Zero.index()]),
+                u32::from(score[bottom.index()]),
+                u32::from(score[top.index()]),
             ],
             match_length: game.rules().match_length,
             crawford: in_game && game.is_crawford_game(),
@@ -389,7 +505,7 @@ impl Session {
         let game = self.game.record().games.last()?;
         game.entries.iter().rev().find_map(|e| match &e.action {
             RecordAction::Move { player, mv, .. } if !mv.is_empty() => {
-                Some(crate::review::last_move(seat_of(*player), mv))
+                Some(crate::review::last_move(self.seat_of(*player), mv))
             }
             _ => None,
         })
@@ -401,12 +517,12 @@ impl Session {
         if thinking && !matches!(decision, Decision::Move { .. }) {
             // (While the bot moves, its dice are in that half and the header shows a spinner.)
             if let Some(p) = decision.player() {
-                return Some((seat_of(p), gettext("Thinking…")));
+                return Some((self.seat_of(p), gettext("Thinking…")));
             }
         }
         match (decision, self.next(false)) {
             (Decision::Roll { player, may_double }, Next::HumanDecides(_)) => Some((
-                seat_of(player),
+                self.seat_of(player),
                 if may_double {
                     gettext("Click to roll, or on the cube to double")
                 } else {
@@ -417,11 +533,11 @@ impl Session {
                 Some((Seat::Bottom, gettext("Click to throw the opening roll")))
             }
             (Decision::AnswerDouble { player, .. }, Next::HumanDecides(_)) => Some((
-                seat_of(player),
+                self.seat_of(player),
                 gettext("Click the cube to take, right-click to drop"),
             )),
             (Decision::AnswerResignation { player, .. }, Next::HumanDecides(_)) => Some((
-                seat_of(player),
+                self.seat_of(player),
                 gettext("Click the flag to accept, right-click to reject"),
             )),
             (Decision::NewGame, _) => Some((Seat::Bottom, gettext("Click for the next game"))),

@@ -122,6 +122,16 @@ impl Default for NewMatchSettings {
     }
 }
 
+/// From which mark on the tutor warns (GNU Backgammon's marks: doubtful `?!`, bad `?`, very
+/// bad `??`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TutorThreshold {
+    Doubtful,
+    #[default]
+    Bad,
+    VeryBad,
+}
+
 /// Everything the application remembers.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -140,6 +150,8 @@ pub struct Settings {
     pub auto_forced_moves: bool,
     /// Start the next game of a match without waiting for a click.
     pub auto_next_game: bool,
+    /// Two people at one board: the board turns to the player on roll.
+    pub turn_board: bool,
     pub colours: ColourSettings,
     pub window: WindowSettings,
     pub new_match: NewMatchSettings,
@@ -150,6 +162,12 @@ pub struct Settings {
     pub last_folder: Option<PathBuf>,
     /// The level of the analysis pane, in plies (0 to 3; 2 is World Class).
     pub analysis_plies: u8,
+    /// The tutor judges the people's plays and cube actions before they count.
+    pub tutor: bool,
+    /// The level the tutor judges at, by [`Level::name`].
+    pub tutor_level: String,
+    /// The tutor warns from this mark on.
+    pub tutor_threshold: TutorThreshold,
 }
 
 impl Default for Settings {
@@ -162,12 +180,16 @@ impl Default for Settings {
             animate: true,
             auto_forced_moves: false,
             auto_next_game: false,
+            turn_board: true,
             colours: ColourSettings::default(),
             window: WindowSettings::default(),
             new_match: NewMatchSettings::default(),
             recent_files: Vec::new(),
             last_folder: None,
             analysis_plies: 2,
+            tutor: false,
+            tutor_level: Level::WorldClass.name().to_string(),
+            tutor_threshold: TutorThreshold::Bad,
         }
     }
 }
@@ -186,6 +208,11 @@ impl Settings {
     /// The hint level (World Class if the name is unknown).
     pub fn hint_level(&self) -> Level {
         self.hint_level.parse().unwrap_or(Level::WorldClass)
+    }
+
+    /// The tutor's level (World Class if the name is unknown).
+    pub fn tutor_level(&self) -> Level {
+        self.tutor_level.parse().unwrap_or(Level::WorldClass)
     }
 
     /// Reads the settings from `path`. A missing file gives the defaults and no error; an

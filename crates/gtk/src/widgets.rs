@@ -3,6 +3,7 @@
 pub mod analysis_pane;
 pub mod board;
 pub mod dice_dialog;
+pub mod edit_bar;
 pub mod equity_graph;
 pub mod hint_window;
 pub mod id_bar;
@@ -12,6 +13,8 @@ pub mod record_pane;
 pub mod resign_dialog;
 pub mod result_dialog;
 pub mod statistics_window;
+pub mod temperature_window;
+pub mod tutor_dialog;
 pub mod window;
 
 use cubeful_engine::search::Level;

@@ -443,6 +443,44 @@ impl Geometry {
         }
         None
     }
+
+    /// Edit mode's quick edit: the point or bar under (`x`, `y`), the place on its stack that
+    /// was clicked (1 = the checker at the point's base or nearest the middle of the bar; 0 =
+    /// the frame beyond a point's base) and the last place drawn on that stack.
+    pub fn edit_place(&self, x: f64, y: f64) -> Option<(Slot, u8, u8)> {
+        let (ux, uy) = self.units(x, y);
+        for p in 1..=24u8 {
+            let r = self.point(p);
+            let (left, _) = self.units(r.x, r.y);
+            if ux < left || ux >= left + POINT {
+                continue;
+            }
+            let from_base = if Geometry::point_is_top(p) {
+                uy - PLAY_TOP
+            } else {
+                PLAY_BOTTOM - uy
+            };
+            if (-FRAME..0.0).contains(&from_base) {
+                return Some((Slot::Point(p), 0, MAX_STACK));
+            }
+            if (0.0..POINT_LENGTH).contains(&from_base) {
+                let n = (from_base.floor() as u8 + 1).min(MAX_STACK);
+                return Some((Slot::Point(p), n, MAX_STACK));
+            }
+        }
+        if self.bar().contains(x, y) {
+            // Bar checkers stack from the middle outwards (see `checker`).
+            let mid = (PLAY_TOP + PLAY_BOTTOM) / 2.0;
+            let (seat, from_first) = if uy >= mid {
+                (Seat::Bottom, uy - (mid + 0.7))
+            } else {
+                (Seat::Top, (mid - 0.7) - uy)
+            };
+            let n = (from_first.max(0.0).floor() as u8 + 1).min(MAX_BAR_STACK);
+            return Some((Slot::Bar(seat), n, MAX_BAR_STACK));
+        }
+        None
+    }
 }
 
 /// Where the cube is.

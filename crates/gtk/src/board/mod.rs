@@ -3,6 +3,7 @@
 //! Cairo renderer ([`render`]) and its cached bitmaps ([`sprites`]). The widget in [`crate::widgets::board`] only forwards input
 //! here and paints the scene.
 
+pub mod export;
 pub mod geometry;
 pub mod model;
 pub mod render;

@@ -9,8 +9,11 @@ use cubeful_engine::{Dice, LegalMove, Position, Side, Step};
 
 use super::geometry::{CubePlace, Geometry, Hit, Seat, Slot, MAX_BAR_STACK, MAX_STACK};
 use super::scene::{Colours, CubeScene, DiceScene, Floating, Scene, SeatInfo};
+use crate::edit::{Draft, EditOp};
 use crate::i18n::{gettext, gettext_f, ngettext_f};
 use cubeful_engine::rules::assembly::{AssemblyError, DieChoice, MoveAssembly};
+
+mod edit;
 
 /// The state of the match as the board shows it, set by the window.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,6 +107,8 @@ pub enum Action {
     Cube(Button),
     /// The resignation flag was clicked (primary: accept; secondary: decline).
     Resignation(Button),
+    /// Edit mode: a change to the draft.
+    Edit(EditOp),
 }
 
 /// A human's move in progress.
@@ -146,6 +151,10 @@ pub struct BoardModel {
     turn: Option<Turn>,
     drag: Option<Drag>,
     animation: Option<Animation>,
+    /// Edit mode: the draft shown instead of the match's checkers.
+    edit: Option<Draft>,
+    /// Edit mode: the checker being dragged.
+    edit_drag: Option<edit::EditDrag>,
 }
 
 impl Default for BoardModel {
@@ -166,6 +175,8 @@ impl BoardModel {
             turn: None,
             drag: None,
             animation: None,
+            edit: None,
+            edit_drag: None,
         }
     }
 
@@ -220,7 +231,7 @@ impl BoardModel {
 
     /// True while a checker is being dragged.
     pub fn is_dragging(&self) -> bool {
-        self.drag.is_some()
+        self.drag.is_some() || self.edit_drag.is_some()
     }
 
     /// Starts animating `mv`, played from `start` (mover's view) by the player at `seat`.
@@ -316,6 +327,9 @@ impl BoardModel {
     /// human on roll if there is one. Returns true if a drag started.
     pub fn drag_begin(&mut self, geom: &Geometry, x: f64, y: f64) -> bool {
         self.drag = None;
+        if self.edit.is_some() {
+            return self.edit_drag_begin(geom, x, y);
+        }
         if self.animation.is_some() {
             return false;
         }
@@ -348,6 +362,7 @@ impl BoardModel {
 
     /// The pointer moved while dragging.
     pub fn drag_update(&mut self, x: f64, y: f64) {
+        self.edit_drag_update(x, y);
         if let Some(drag) = self.drag.as_mut() {
             drag.x = x;
             drag.y = y;
@@ -365,6 +380,9 @@ impl BoardModel {
     /// The pointer was released at (`x`, `y`). `moved` is false for a press and release in
     /// the same place, which is a click.
     pub fn drag_end(&mut self, geom: &Geometry, x: f64, y: f64, moved: bool) -> Action {
+        if self.edit.is_some() {
+            return self.edit_drag_end(geom, x, y, moved);
+        }
         let drag = self.drag.take();
         if !moved {
             return self.click(geom, x, y, Button::Primary);
@@ -396,6 +414,9 @@ impl BoardModel {
         self.drag = None;
         if self.animation.is_some() {
             return Action::Nothing;
+        }
+        if self.edit.is_some() {
+            return self.edit_click(geom, x, y, button);
         }
         let cube = self.display.cube.map(|(_, place)| place);
         let resign = self.display.resignation.map(|(seat, _)| seat);
@@ -463,8 +484,15 @@ impl BoardModel {
         self.display.position
     }
 
-    /// The scene to draw in a widget laid out as `geom`.
+    /// The scene to draw in a widget laid out as `geom` (in edit mode, with the draft).
     pub fn scene(&self, geom: &Geometry) -> Scene {
+        let mut scene = self.match_scene(geom);
+        self.edit_scene(&mut scene);
+        scene
+    }
+
+    /// The scene of the match.
+    fn match_scene(&self, geom: &Geometry) -> Scene {
         let d = &self.display;
         let position = self.shown_position();
         let mut board = *position.board();

@@ -137,6 +137,13 @@ impl CubefulBoard {
         self.imp().publish();
     }
 
+    /// Edit mode: shows `draft` and turns clicks and drags into changes of it
+    /// ([`Action::Edit`]); `None` shows the match again.
+    pub fn set_edit(&self, draft: Option<crate::edit::Draft>) {
+        self.imp().model.borrow_mut().set_edit(draft);
+        self.queue_draw();
+    }
+
     /// Changes the colours.
     pub fn set_colours(&self, colours: Colours) {
         self.imp().model.borrow_mut().set_colours(colours);

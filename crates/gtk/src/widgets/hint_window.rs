@@ -3,11 +3,13 @@
 //! roll, the cube decision: no double, double/take and double/pass equities and the proper
 //! action; when a double is to be answered, take, drop and (where allowed) beaver with their
 //! equities and the proper answer. Clicking a play shows it on the board. A hint that takes
-//! long can be stopped, and asked again. The window only displays the engine's hints
+//! long can be stopped, and asked again. The level menu ends with "Rollout": the decision is
+//! rolled out (the controller's `hint_rollout`), with the trials shown as it goes and a Stop
+//! button, and the result fills the same table. The window only displays the engine's hints
 //! (`cubeful_engine::analysis::hint`); the main window's controller asks the job pool and
 //! hands over the answer.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use adw::prelude::*;
 use adw::subclass::prelude::*;
@@ -18,11 +20,12 @@ use cubeful_engine::search::Level;
 use cubeful_engine::LegalMove;
 use gtk::glib;
 
-use crate::i18n::{gettext, gettext_f};
+use crate::i18n::{gettext, gettext_f, ngettext_f};
 use crate::widgets::{level_at, level_index, level_list};
 
 type MoveHandler = Box<dyn Fn(&LegalMove)>;
 type LevelHandler = Box<dyn Fn(Level)>;
+type RolloutHandler = Box<dyn Fn(bool)>;
 type Handler = Box<dyn Fn()>;
 
 mod imp {
@@ -38,6 +41,10 @@ mod imp {
         #[template_child]
         pub spinner: TemplateChild<gtk::Spinner>,
         #[template_child]
+        pub thinking_label: TemplateChild<gtk::Label>,
+        #[template_child]
+        pub rollout_progress: TemplateChild<gtk::ProgressBar>,
+        #[template_child]
         pub moves_list: TemplateChild<gtk::ListBox>,
         #[template_child]
         pub cube_grid: TemplateChild<gtk::Grid>,
@@ -49,6 +56,13 @@ mod imp {
         pub moves: RefCell<Vec<LegalMove>>,
         pub on_show_move: RefCell<Vec<MoveHandler>>,
         pub on_level: RefCell<Vec<LevelHandler>>,
+        pub on_rollout: RefCell<Vec<RolloutHandler>>,
+        /// The last level chosen that is not "Rollout".
+        pub level: Cell<Option<Level>>,
+        /// The trials done and the trial limit of the rollout under way.
+        pub trials: Cell<Option<(u32, u32)>>,
+        /// The hint shown is a rollout: the plays rolled out and the trials.
+        pub rolled_out: Cell<Option<(usize, u32)>>,
         pub on_stop: RefCell<Vec<Handler>>,
         pub on_again: RefCell<Vec<Handler>>,
     }
@@ -83,7 +97,25 @@ mod imp {
         fn constructed(&self) {
             self.parent_constructed();
             let obj = self.obj();
-            self.level_dropdown.set_model(Some(&level_list()));
+            let levels = level_list();
+            levels.append(&gettext("Rollout"));
+            self.level_dropdown.set_model(Some(&levels));
+            // Closed while on "Rollout": it opens again at the last level.
+            // (Once the closing is done, so that nothing is asked any more.)
+            obj.connect_visible_notify(|obj| {
+                if !obj.is_visible() && obj.is_rollout() {
+                    glib::idle_add_local_once(glib::clone!(
+                        #[weak]
+                        obj,
+                        move || {
+                            if !obj.is_visible() {
+                                let level = obj.level();
+                                obj.imp().level_dropdown.set_selected(level_index(level));
+                            }
+                        }
+                    ));
+                }
+            });
             self.stop_button.connect_clicked(glib::clone!(
                 #[weak]
                 obj,
@@ -140,14 +172,23 @@ impl HintWindow {
             .property("transient-for", parent)
             .build();
         let imp = window.imp();
+        imp.level.set(Some(level));
         imp.level_dropdown.set_selected(level_index(level));
         imp.level_dropdown.connect_selected_notify(glib::clone!(
             #[weak]
             window,
             move |dropdown| {
-                let level = level_at(dropdown.selected());
-                for f in window.imp().on_level.borrow().iter() {
-                    f(level);
+                let imp = window.imp();
+                let rollout = dropdown.selected() as usize == Level::ALL.len();
+                for f in imp.on_rollout.borrow().iter() {
+                    f(rollout);
+                }
+                if !rollout {
+                    let level = level_at(dropdown.selected());
+                    imp.level.set(Some(level));
+                    for f in imp.on_level.borrow().iter() {
+                        f(level);
+                    }
                 }
             }
         ));
@@ -155,9 +196,33 @@ impl HintWindow {
         window
     }
 
-    /// The level chosen for hints.
+    /// The level chosen for hints (the last one chosen while "Rollout" is).
     pub fn level(&self) -> Level {
-        level_at(self.imp().level_dropdown.selected())
+        let imp = self.imp();
+        imp.level
+            .get()
+            .unwrap_or_else(|| level_at(imp.level_dropdown.selected()))
+    }
+
+    /// "Rollout" is chosen in the level menu.
+    pub fn is_rollout(&self) -> bool {
+        self.imp().level_dropdown.selected() as usize == Level::ALL.len()
+    }
+
+    /// Chooses "Rollout" (`true`) or the last level in the level menu.
+    pub fn set_rollout(&self, on: bool) {
+        let index = if on {
+            Level::ALL.len() as u32
+        } else {
+            level_index(self.level())
+        };
+        self.imp().level_dropdown.set_selected(index);
+    }
+
+    /// Calls `f` with `true` when the user picks "Rollout", `false` when he picks a level
+    /// (before the level's own handlers).
+    pub fn connect_rollout_changed<F: Fn(bool) + 'static>(&self, f: F) {
+        self.imp().on_rollout.borrow_mut().push(Box::new(f));
     }
 
     /// Calls `f` with a play the user clicked.
@@ -191,7 +256,93 @@ impl HintWindow {
     pub fn set_thinking(&self) {
         let imp = self.imp();
         imp.spinner.set_spinning(true);
+        let rollout = self.is_rollout();
+        imp.trials.set(rollout.then_some((0, 0)));
+        imp.rolled_out.set(None);
+        imp.thinking_label.set_label(&if rollout {
+            gettext("Rolling out…")
+        } else {
+            gettext("Thinking…")
+        });
+        imp.rollout_progress.set_visible(rollout);
+        imp.rollout_progress.set_fraction(0.0);
+        imp.rollout_progress
+            .set_text(Some(&gettext("Starting the rollout…")));
         imp.stack.set_visible_child_name("thinking");
+    }
+
+    /// The rollout under way has played `trials` of `target` trials.
+    pub fn set_progress(&self, trials: u32, target: u32) {
+        let imp = self.imp();
+        imp.trials.set(Some((trials, target)));
+        let fraction = if target == 0 {
+            0.0
+        } else {
+            f64::from(trials) / f64::from(target)
+        };
+        imp.rollout_progress.set_visible(true);
+        imp.rollout_progress.set_fraction(fraction.clamp(0.0, 1.0));
+        imp.rollout_progress.set_text(Some(&gettext_f(
+            "{} of {} trials",
+            &[&trials.to_string(), &target.to_string()],
+        )));
+    }
+
+    /// This decision is not rolled out.
+    pub fn set_no_rollout(&self) {
+        let imp = self.imp();
+        imp.spinner.set_spinning(false);
+        imp.trials.set(None);
+        imp.stack.set_visible_child_name("no_rollout");
+    }
+
+    /// Shows a hint whose figures come from a rollout of `trials` trials (of its first
+    /// `rolled` plays, for a play list).
+    pub fn set_rolled_out(
+        &self,
+        hint: &Hint,
+        mover: &str,
+        opponent: &str,
+        rolled: usize,
+        trials: u32,
+    ) {
+        self.imp().rolled_out.set(Some((rolled, trials)));
+        self.show_hint(hint, mover, opponent);
+    }
+
+    /// What the window shows, for the debug state: its page, whether "Rollout" is chosen, the
+    /// rollout under way (`running`, trials done and limit), a rollout shown, and the rows.
+    pub fn debug_state(&self) -> serde_json::Value {
+        let imp = self.imp();
+        let page = imp
+            .stack
+            .visible_child_name()
+            .map(|n| n.to_string())
+            .unwrap_or_default();
+        let running = self.is_visible() && page == "thinking" && imp.trials.get().is_some();
+        // Where the level menu and the Stop button are (this window's coordinates).
+        let (sx, sy) = self.surface_transform();
+        let centre = |w: &gtk::Widget| -> Option<[f64; 2]> {
+            let b = w.compute_bounds(self)?;
+            Some([
+                f64::from(b.x() + b.width() / 2.0) + sx,
+                f64::from(b.y() + b.height() / 2.0) + sy,
+            ])
+        };
+        let stop_xy = (page == "thinking")
+            .then(|| centre(imp.stop_button.upcast_ref()))
+            .flatten();
+        serde_json::json!({
+            "level_xy": centre(imp.level_dropdown.upcast_ref()),
+            "stop_xy": stop_xy,
+            "open": self.is_visible(),
+            "page": page,
+            "rollout": self.is_rollout(),
+            "running": running,
+            "trials": imp.trials.get().map(|(d, t)| [d, t]),
+            "rolled_out": imp.rolled_out.get().map(|(r, t)| serde_json::json!({ "plays": r, "trials": t })),
+            "moves": imp.moves.borrow().len(),
+        })
     }
 
     /// There is nothing to give a hint about.
@@ -204,8 +355,14 @@ impl HintWindow {
     /// Shows a finished hint. `mover` and `opponent` name the player the hint is for (the
     /// player who decides) and the other one.
     pub fn set_hint(&self, hint: &Hint, mover: &str, opponent: &str) {
+        self.imp().rolled_out.set(None);
+        self.show_hint(hint, mover, opponent);
+    }
+
+    fn show_hint(&self, hint: &Hint, mover: &str, opponent: &str) {
         let imp = self.imp();
         imp.spinner.set_spinning(false);
+        imp.trials.set(None);
         match hint {
             Hint::Moves(plays) => {
                 self.fill_moves(&plays.moves, mover, opponent);
@@ -221,6 +378,14 @@ impl HintWindow {
             }
             // Answers to resignations are not shown here.
             Hint::Resignation(_) => self.set_nothing(),
+        }
+    }
+
+    /// How row `row` of the hint shown was scored: "2-ply", or "rollout, 1296 trials".
+    fn depth_text(&self, row: usize, plies: u8) -> String {
+        match self.imp().rolled_out.get() {
+            Some((rolled, trials)) if row < rolled.max(1) => rollout_text(trials),
+            _ => plies_text(plies),
         }
     }
 
@@ -262,7 +427,7 @@ impl HintWindow {
                 &format!(
                     "{} · {}",
                     chances_text(mover, &m.probabilities),
-                    plies_text(m.plies)
+                    self.depth_text(i, m.plies)
                 ),
                 &["caption", "dim-label", "numeric"],
             );
@@ -293,7 +458,7 @@ impl HintWindow {
         let title = label(
             &gettext_f(
                 "Cube decision of {} · {}",
-                &[mover, &plies_text(cube.plies)],
+                &[mover, &self.depth_text(0, cube.plies)],
             ),
             &["title-4"],
         );
@@ -352,7 +517,7 @@ impl HintWindow {
         let title = label(
             &gettext_f(
                 "Cube decision of {} · {}",
-                &[mover, &plies_text(take.plies)],
+                &[mover, &self.depth_text(0, take.plies)],
             ),
             &["title-4"],
         );
@@ -430,6 +595,16 @@ pub fn chances_text(name: &str, p: &Probabilities) -> String {
 /// "2-ply".
 pub fn plies_text(plies: u8) -> String {
     gettext_f("{}-ply", &[&plies.to_string()])
+}
+
+/// "Rollout, 1296 trials".
+pub fn rollout_text(trials: u32) -> String {
+    ngettext_f(
+        "Rollout, {} trial",
+        "Rollout, {} trials",
+        trials,
+        &[&trials.to_string()],
+    )
 }
 
 /// The translated name of a cube alternative.

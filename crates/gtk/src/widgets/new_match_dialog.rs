@@ -9,7 +9,7 @@ use adw::subclass::prelude::*;
 use gtk::glib;
 
 use crate::i18n::gettext;
-use crate::session::{default_player_name, MatchSetup, Opponent};
+use crate::session::{seat_names, MatchSetup, Opponent};
 use crate::settings::{NewMatchSettings, Settings};
 use crate::widgets::{level_at, level_index, level_list};
 
@@ -233,22 +233,11 @@ impl NewMatchDialog {
         } else {
             Opponent::Bot(level)
         };
-        let name = imp.name_row.text().trim().to_string();
-        let other = imp.opponent_name_row.text().trim().to_string();
-        let names = [
-            if name.is_empty() {
-                default_player_name()
-            } else {
-                name
-            },
-            if !other.is_empty() {
-                other
-            } else if c.human_vs_human {
-                gettext("Player 2")
-            } else {
-                "Cubeful".to_string()
-            },
-        ];
+        let names = seat_names(
+            &imp.name_row.text(),
+            &imp.opponent_name_row.text(),
+            c.human_vs_human,
+        );
         MatchSetup {
             length: c.length,
             crawford: c.crawford,

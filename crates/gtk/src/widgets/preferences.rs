@@ -8,7 +8,7 @@ use adw::subclass::prelude::*;
 use gtk::{gdk, glib};
 
 use crate::board::scene::{Colours, Rgb};
-use crate::settings::{ColourSettings, Settings};
+use crate::settings::{ColourSettings, Settings, TutorThreshold};
 use crate::widgets::{level_at, level_index, level_list};
 
 type ChangeHandler = Box<dyn Fn(&Settings)>;
@@ -31,6 +31,14 @@ mod imp {
         pub forced_switch: TemplateChild<gtk::Switch>,
         #[template_child]
         pub next_game_switch: TemplateChild<gtk::Switch>,
+        #[template_child]
+        pub turn_board_switch: TemplateChild<gtk::Switch>,
+        #[template_child]
+        pub tutor_switch: TemplateChild<gtk::Switch>,
+        #[template_child]
+        pub tutor_level_row: TemplateChild<adw::ComboRow>,
+        #[template_child]
+        pub tutor_threshold_row: TemplateChild<adw::ComboRow>,
         #[template_child]
         pub player_colour: TemplateChild<gtk::ColorButton>,
         #[template_child]
@@ -69,6 +77,7 @@ mod imp {
         fn constructed(&self) {
             self.parent_constructed();
             self.level_row.set_model(Some(&level_list()));
+            self.tutor_level_row.set_model(Some(&level_list()));
         }
     }
 
@@ -111,6 +120,12 @@ impl PreferencesWindow {
         imp.animate_switch.set_active(settings.animate);
         imp.forced_switch.set_active(settings.auto_forced_moves);
         imp.next_game_switch.set_active(settings.auto_next_game);
+        imp.turn_board_switch.set_active(settings.turn_board);
+        imp.tutor_switch.set_active(settings.tutor);
+        imp.tutor_level_row
+            .set_selected(level_index(settings.tutor_level()));
+        imp.tutor_threshold_row
+            .set_selected(settings.tutor_threshold as u32);
         self.load_colours(&settings.colours.colours());
     }
 
@@ -134,10 +149,16 @@ impl PreferencesWindow {
         imp.opponent_name_row.connect_changed(move |_| c());
         let c = changed.clone();
         imp.level_row.connect_selected_notify(move |_| c());
+        for row in [&imp.tutor_level_row, &imp.tutor_threshold_row] {
+            let c = changed.clone();
+            row.connect_selected_notify(move |_| c());
+        }
         for switch in [
             &imp.animate_switch,
             &imp.forced_switch,
             &imp.next_game_switch,
+            &imp.turn_board_switch,
+            &imp.tutor_switch,
         ] {
             let c = changed.clone();
             switch.connect_active_notify(move |_| c());
@@ -167,6 +188,14 @@ impl PreferencesWindow {
             s.animate = imp.animate_switch.is_active();
             s.auto_forced_moves = imp.forced_switch.is_active();
             s.auto_next_game = imp.next_game_switch.is_active();
+            s.turn_board = imp.turn_board_switch.is_active();
+            s.tutor = imp.tutor_switch.is_active();
+            s.tutor_level = level_at(imp.tutor_level_row.selected()).name().to_string();
+            s.tutor_threshold = match imp.tutor_threshold_row.selected() {
+                0 => TutorThreshold::Doubtful,
+                2 => TutorThreshold::VeryBad,
+                _ => TutorThreshold::Bad,
+            };
             s.colours = ColourSettings {
                 player: from_rgba(&imp.player_colour.rgba()).to_hex(),
                 opponent: from_rgba(&imp.opponent_colour.rgba()).to_hex(),

@@ -39,7 +39,17 @@ const MAX_THREADS: usize = 4;
 
 mod files;
 
+mod tutor;
+
 mod analysis;
+
+mod edit;
+
+mod temperature;
+
+mod clipboard;
+
+mod seats;
 
 mod imp {
     use super::*;
@@ -52,6 +62,9 @@ mod imp {
         pub board: TemplateChild<CubefulBoard>,
         #[template_child]
         pub id_bar: TemplateChild<IdBar>,
+        /// Edit mode's bar under the board (`window/edit.rs`).
+        #[template_child]
+        pub edit_slot: TemplateChild<adw::Bin>,
         #[template_child]
         pub paned: TemplateChild<gtk::Paned>,
         #[template_child]
@@ -117,6 +130,12 @@ mod imp {
         pub analysis: RefCell<analysis::AnalysisState>,
         /// The match's file, the autosave, the open file dialogs (`window/files.rs`).
         pub files: RefCell<files::FilesState>,
+        /// Edit mode's bar and action (`window/edit.rs`).
+        pub edit: RefCell<edit::EditState>,
+        /// The tutor's warning (window/tutor.rs).
+        pub tutor: RefCell<tutor::TutorState>,
+        /// The temperature map window and its job (window/temperature.rs).
+        pub temperature: RefCell<temperature::TemperatureState>,
         /// The Recent submenu of the primary menu (filled by `window/files.rs`).
         #[template_child]
         pub recent_menu: TemplateChild<gio::Menu>,
@@ -151,6 +170,9 @@ mod imp {
             klass.install_action("win.beaver", None, |w, _, _| w.control(Controller::beaver));
             klass.install_action("win.resign", None, |w, _, _| w.show_resign());
             klass.install_action("win.hint", None, |w, _, _| w.show_hint());
+            klass.install_action("win.temperature-map", None, |w, _, _| {
+                w.show_temperature_map()
+            });
             klass.install_action("win.paste-position", None, |w, _, _| w.paste_position());
             klass.install_property_action("win.show-side-pane", "show-side-pane");
             for (name, nav) in [
@@ -212,6 +234,8 @@ mod imp {
             self.show_side_pane.set(true);
             obj.start_engine();
             obj.files_setup();
+            obj.edit_setup();
+            obj.clipboard_setup();
             obj.render();
         }
     }
@@ -230,6 +254,7 @@ mod imp {
             if let Some(hint) = self.hint_window.take() {
                 hint.destroy();
             }
+            self.obj().close_temperature_map();
             self.parent_close_request()
         }
     }
@@ -256,7 +281,9 @@ impl CubefulWindow {
         }
         window.imp().board.set_colours(settings.colours.colours());
         window.set_analysis_level(settings.analysis_plies);
+        window.apply_turn_board(&settings);
         window.control(|c| c.set_preferences(Preferences::from(&settings)));
+        window.tutor_setup(&settings);
         window
     }
 
@@ -280,7 +307,9 @@ impl CubefulWindow {
         let imp = self.imp();
         imp.board.set_colours(settings.colours.colours());
         imp.controller.borrow_mut().set_bot_level(settings.level());
+        self.apply_turn_board(settings);
         self.control(|c| c.set_preferences(Preferences::from(settings)));
+        self.tutor_apply_settings(settings);
     }
 
     /// Shows a short message over the board.
@@ -466,6 +495,9 @@ impl CubefulWindow {
             self,
             async move {
                 while let Ok(reply) = replies.recv().await {
+                    let Some(reply) = window.temperature_reply(reply) else {
+                        continue;
+                    };
                     let Some(reply) = window.analysis_reply(reply) else {
                         continue;
                     };
@@ -522,6 +554,15 @@ impl CubefulWindow {
     /// Sets the board from `text` (a Position ID, GNU Backgammon ID or XGID). A new match
     /// from it first asks what to do with an unsaved match in progress.
     pub fn paste_text(&self, text: &str) {
+        if self.imp().controller.borrow().is_editing() {
+            self.edit_paste(text);
+            return;
+        }
+        let defaults = MatchSetup::from_settings(&self.settings());
+        self.imp()
+            .controller
+            .borrow_mut()
+            .set_match_defaults(defaults);
         let plan = self.imp().controller.borrow().plan_paste(text);
         match plan {
             Err(sentence) => self.toast(&sentence),
@@ -587,6 +628,7 @@ impl CubefulWindow {
                 Effect::Toast(text) => self.toast(&text),
                 Effect::ShowNewMatch => self.show_new_match(),
                 Effect::Hint(update) => self.update_hint_window(update),
+                Effect::Tutor(update) => self.tutor_update(update),
             }
         }
         self.files_after_step();
@@ -616,6 +658,7 @@ impl CubefulWindow {
             return;
         }
         imp.rendered.replace(Some(display.clone()));
+        self.seat_colours();
         imp.board.set_display(display);
         self.show_ids();
     }
@@ -680,6 +723,7 @@ impl CubefulWindow {
         imp.accept_button.set_visible(b.answer_resignation);
         imp.reject_button.set_visible(b.answer_resignation);
         imp.next_button.set_visible(b.next_game);
+        self.temperature_follow();
         self.write_debug_state();
     }
 
@@ -766,6 +810,11 @@ impl CubefulWindow {
                 self,
                 move || window.control(Controller::stop_hint)
             ));
+            w.connect_rollout_changed(glib::clone!(
+                #[weak(rename_to = window)]
+                self,
+                move |on| window.control(|c| c.set_hint_rollout(on))
+            ));
             w.connect_ask_again(glib::clone!(
                 #[weak(rename_to = window)]
                 self,
@@ -807,6 +856,15 @@ impl CubefulWindow {
                 mover,
                 opponent,
             } => w.set_hint(&hint, &mover, &opponent),
+            HintUpdate::Progress { trials, target } => w.set_progress(trials, target),
+            HintUpdate::RolledOut {
+                hint,
+                mover,
+                opponent,
+                rolled,
+                trials,
+            } => w.set_rolled_out(&hint, &mover, &opponent, rolled, trials),
+            HintUpdate::NoRollout => w.set_no_rollout(),
         }
     }
 
@@ -850,6 +908,7 @@ impl CubefulWindow {
             }
             Action::Resignation(Button::Primary) => self.control(Controller::take),
             Action::Resignation(Button::Secondary) => self.control(Controller::drop_double),
+            Action::Edit(op) => self.edit_op(*op),
         }
     }
 
@@ -954,12 +1013,21 @@ impl CubefulWindow {
             }),
         });
         state["analysis"] = self.analysis_debug_state();
+        self.edit_debug_state(&mut state);
+        state["tutor"] = self.tutor_debug_state();
+        state["temperature"] = self.temperature_debug_state();
+        state["hint"] = imp.hint_window.borrow().as_ref().map_or_else(
+            || json!({ "open": false }),
+            crate::widgets::hint_window::HintWindow::debug_state,
+        );
         let display = c.display();
         state["shown"] = json!({
             "position_id": position_id::encode(&display.position),
             "dice": display.dice.map(|(_, d)| [d.first(), d.second()]),
             "last_move_to": display.last_move.as_ref().map(|m| m.to.len()),
         });
+        // Who sits at the bottom (the board turns for two people: window/seats.rs).
+        state["bottom_player"] = json!(c.bottom_player().index());
         state
     }
 }

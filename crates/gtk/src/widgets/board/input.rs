@@ -6,7 +6,7 @@ use gtk::glib;
 use gtk::prelude::*;
 use gtk::subclass::prelude::*;
 
-use crate::board::{Button, Hit, Slot};
+use crate::board::{Button, Hit, Seat, Slot};
 
 /// Pointer travel (logical pixels) below which a press and release is a click.
 const CLICK_SLOP: f64 = 4.0;
@@ -91,6 +91,17 @@ impl super::imp::CubefulBoard {
         let obj = self.obj();
         let model = self.model.borrow();
         if model.is_dragging() {
+            return;
+        }
+        // Edit mode: everything on the board can be clicked; checkers can be dragged.
+        if let Some(draft) = model.edit_draft() {
+            let over_checker = match obj.geometry().hit(x, y, None, None, None) {
+                Some(Hit::Slot(slot)) => [Seat::Bottom, Seat::Top]
+                    .into_iter()
+                    .any(|seat| draft.count(seat, slot) > 0),
+                _ => false,
+            };
+            obj.set_cursor_from_name(Some(if over_checker { "grab" } else { "pointer" }));
             return;
         }
         let movable = match (model.moving_seat(), model.assembly()) {

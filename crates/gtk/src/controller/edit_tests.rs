@@ -1,0 +1,186 @@
+//! Edit mode through the controller: entering, editing, refusing an impossible position,
+//! playing on from a set-up (in the record of the game in progress, or as a new session), and
+//! cancelling.
+
+use cubeful_engine::game::record::RecordAction;
+use cubeful_engine::{position_id, Dice, Player, Position};
+
+use super::super::{Controller, Effect, MoveProgress, Preferences, State};
+use super::EditPlay;
+use crate::board::{Seat, Slot};
+use crate::edit::EditOp;
+use crate::session::{MatchSetup, Opponent};
+
+const PLAIN: Preferences = Preferences {
+    animate: false,
+    auto_forced_moves: false,
+    auto_next_game: false,
+};
+
+fn two_people(length: u16) -> Controller {
+    let mut c = Controller::new(PLAIN);
+    c.new_match(MatchSetup {
+        length,
+        opponent: Opponent::Human,
+        names: ["Ann".into(), "Ben".into()],
+        seed: Some(5),
+        ..MatchSetup::default()
+    });
+    c
+}
+
+fn click(c: &mut Controller, p: u8, seat: Seat, n: u8) {
+    c.edit(EditOp::Click {
+        slot: Slot::Point(p),
+        seat,
+        n,
+        tip: 5,
+    });
+}
+
+/// Ann (bottom, player 1) with two checkers on her 1 and 2 points, Ben with one on his 1.
+/// Ann on roll.
+fn race(c: &mut Controller) -> Position {
+    c.edit(EditOp::Clear);
+    c.edit(EditOp::Turn(Seat::Bottom));
+    click(c, 1, Seat::Bottom, 2);
+    click(c, 2, Seat::Bottom, 2);
+    click(c, 24, Seat::Top, 1);
+    let mut ann = [0u8; 25];
+    ann[0] = 2;
+    ann[1] = 2;
+    let mut ben = [0u8; 25];
+    ben[0] = 1;
+    Position::from_sides(&ann, &ben).unwrap()
+}
+
+#[test]
+fn the_draft_is_shown_and_the_flow_waits() {
+    let mut c = two_people(5);
+    let before = c.display();
+    assert!(c.enter_edit().is_empty());
+    assert!(c.is_editing());
+    assert_eq!(c.display().position, before.position);
+    assert!(!c.controls(MoveProgress::default()).buttons.roll);
+    assert!(c.status(MoveProgress::default()).starts_with("Editing"));
+    let expected = race(&mut c);
+    let (shown, state) = c.shown_state().unwrap();
+    assert_eq!(position_id::encode(&shown), position_id::encode(&expected));
+    assert_eq!(state.match_length, 5);
+    // Sixteen checkers: nothing to show in the IDs, a sentence, no play.
+    click(&mut c, 10, Seat::Bottom, 5);
+    click(&mut c, 11, Seat::Bottom, 5);
+    click(&mut c, 12, Seat::Bottom, 2);
+    assert_eq!(c.draft().unwrap().on_board(Seat::Bottom), 16);
+    assert!(c.shown_state().is_none());
+    let fx = c.play_edited();
+    assert!(
+        matches!(&fx[..], [Effect::Toast(t)] if t.contains("16 checkers")),
+        "{fx:?}"
+    );
+    assert!(c.is_editing());
+    // Cancel: the match as it was.
+    c.cancel_edit();
+    assert!(!c.is_editing());
+    assert_eq!(c.display(), before);
+}
+
+#[test]
+fn playing_on_in_the_same_game_records_the_set_up() {
+    let mut c = two_people(5);
+    let games = c.session().unwrap().game().record().games.len();
+    c.enter_edit();
+    let expected = race(&mut c);
+    c.edit(EditOp::Dice(Some((Seat::Bottom, Dice::new(2, 1).unwrap()))));
+    let plan = c.plan_edit_play().unwrap();
+    assert!(matches!(plan, EditPlay::SetUp(_)), "{plan:?}");
+    c.play_from_edit(plan);
+    assert!(!c.is_editing());
+    let s = c.session().unwrap();
+    let g = s.game();
+    assert_eq!(g.position(), expected);
+    assert_eq!(g.on_roll(), Player::One);
+    assert_eq!(g.dice(), Some(Dice::new(2, 1).unwrap()));
+    assert_eq!(g.record().games.len(), games);
+    let last = g.record().games.last().unwrap().entries.last().unwrap();
+    assert!(
+        matches!(&last.action, RecordAction::SetUp(set) if set.position == expected),
+        "{last:?}"
+    );
+    assert_eq!(c.state(), State::HumanToAct);
+}
+
+#[test]
+fn another_score_starts_a_new_session_from_the_set_up() {
+    let mut c = two_people(5);
+    c.enter_edit();
+    let expected = race(&mut c);
+    c.edit(EditOp::Length(7));
+    c.edit(EditOp::Score {
+        seat: Seat::Top,
+        score: 6,
+    });
+    c.edit(EditOp::Turn(Seat::Top));
+    let plan = c.plan_edit_play().unwrap();
+    assert!(matches!(plan, EditPlay::NewSession(_)));
+    c.play_from_edit(plan);
+    let s = c.session().unwrap();
+    let g = s.game();
+    assert_eq!(g.match_state().match_length, 7);
+    assert_eq!(g.score(), [6, 0], "Ben is player 0");
+    assert_eq!(g.on_roll(), Player::Zero);
+    assert_eq!(g.position(), expected.swap());
+    assert_eq!(s.setup().names, ["Ann".to_string(), "Ben".to_string()]);
+    let first = &g.record().games[0];
+    assert!(
+        first.entries.iter().any(
+            |e| matches!(&e.action, RecordAction::SetUp(set) if set.position == expected.swap())
+        ),
+        "{first:?}"
+    );
+}
+
+#[test]
+fn no_edit_while_the_bot_thinks_and_from_no_match() {
+    let mut c = Controller::new(PLAIN);
+    assert!(c.enter_edit().is_empty());
+    assert_eq!(c.draft().unwrap().side(Seat::Bottom)[5], 5);
+    let plan = c.plan_edit_play().unwrap();
+    assert!(matches!(plan, EditPlay::NewSession(_)));
+    c.cancel_edit();
+    c.new_match(MatchSetup {
+        length: 3,
+        opponent: Opponent::Bot(cubeful_engine::search::Level::Beginner),
+        seed: Some(2),
+        ..MatchSetup::default()
+    });
+    if c.is_busy() {
+        let fx = c.enter_edit();
+        assert!(matches!(&fx[..], [Effect::Toast(_)]));
+        assert!(!c.is_editing());
+    }
+}
+
+#[test]
+fn an_id_pasted_while_editing_sets_the_draft() {
+    let mut c = two_people(5);
+    c.enter_edit();
+    let expected = race(&mut c);
+    let id = position_id::encode(&expected);
+    c.edit(EditOp::Starting);
+    c.edit(EditOp::Turn(Seat::Bottom));
+    c.paste_into_draft(&id).unwrap();
+    assert_eq!(c.shown_state().unwrap().0, expected);
+    assert!(c.paste_into_draft("not an id").is_err());
+    assert_eq!(c.shown_state().unwrap().0, expected);
+    // A GNU Backgammon ID brings its match state: the top player on roll at 2-1 of 5.
+    let mut state = c.draft().unwrap().match_state();
+    state.on_roll = Player::Zero;
+    state.turn = Player::Zero;
+    state.score = [2, 1];
+    let gnubg = cubeful_engine::gnubg_id::encode(&expected, &state);
+    c.paste_into_draft(&gnubg).unwrap();
+    let d = c.draft().unwrap();
+    assert_eq!((d.on_roll, d.score), (Seat::Top, [1, 2]));
+    assert!(c.is_editing());
+}
