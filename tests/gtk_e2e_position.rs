@@ -106,6 +106,20 @@ fn ids_pasted_with_ctrl_v_set_the_board() {
         Some(position_id::encode(&small).as_str())
     );
 
+    // Typed into the bar under the board: the GNU Backgammon ID field takes a Position ID too.
+    let typed = Position::from_points(&[(1, 2), (2, 2)], &[(1, 1), (3, 2)]).unwrap();
+    let typed_id = position_id::encode(&typed);
+    let s = app.wait_for("the ID fields", 10, |s| s["ids"]["entry_xy"][0].is_array());
+    app.click(&s["ids"]["entry_xy"][0]);
+    sleep(Duration::from_millis(300));
+    app.key("ctrl+a");
+    app.type_text(&typed_id);
+    app.key("Return");
+    app.wait_for("the typed position", 20, |s| {
+        s["game"]["position_id"].as_str() == Some(typed_id.as_str())
+            && s["position_id"].as_str() == Some(typed_id.as_str())
+    });
+
     // An XGID: a money game with the bot on roll. It would replace the unsaved match, so the
     // app asks first: Cancel keeps the match, Discard lets the XGID in, and the bot plays.
     let mut money = MatchState::money();

@@ -79,6 +79,12 @@ fn the_record_pane_lists_and_navigates_an_analysed_match() {
         s["shown"]["position_id"].as_str(),
         Some(position_id::encode(&bottom).as_str())
     );
+    // The Position ID of the board on screen (GNU Backgammon's, from the player on roll), in
+    // review as in play and edit mode.
+    assert_eq!(
+        s["position_id"].as_str(),
+        Some(position_id::encode(&after.position).as_str())
+    );
     assert!(
         s["shown"]["last_move_to"].as_u64().unwrap_or(0) > 0,
         "the move is marked"

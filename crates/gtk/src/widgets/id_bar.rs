@@ -130,11 +130,20 @@ impl IdBar {
     /// for tests to click them.
     pub fn copy_buttons(&self, target: &impl IsA<gtk::Widget>) -> [Option<(f64, f64)>; 2] {
         let imp = self.imp();
-        [&imp.copy_gnubg_id, &imp.copy_xgid].map(|b| {
-            let centre = gtk::graphene::Point::new(b.width() as f32 / 2.0, b.height() as f32 / 2.0);
-            b.compute_point(target, &centre)
-                .map(|p| (f64::from(p.x()), f64::from(p.y())))
-        })
+        [
+            centre_in(&*imp.copy_gnubg_id, target),
+            centre_in(&*imp.copy_xgid, target),
+        ]
+    }
+
+    /// The centres of the two entries (GNU Backgammon ID, XGID) in `target`'s coordinates, for
+    /// the end-to-end tests.
+    pub fn entries(&self, target: &impl IsA<gtk::Widget>) -> [Option<(f64, f64)>; 2] {
+        let imp = self.imp();
+        [
+            centre_in(&*imp.gnubg_id, target),
+            centre_in(&*imp.xgid, target),
+        ]
     }
 
     fn show_ids(&self) {
@@ -158,4 +167,13 @@ impl IdBar {
             self.clipboard().set_text(&text);
         }
     }
+}
+
+/// The centre of `widget` in `target`'s coordinates.
+fn centre_in(widget: &impl IsA<gtk::Widget>, target: &impl IsA<gtk::Widget>) -> Option<(f64, f64)> {
+    let centre =
+        gtk::graphene::Point::new(widget.width() as f32 / 2.0, widget.height() as f32 / 2.0);
+    widget
+        .compute_point(target, &centre)
+        .map(|p| (f64::from(p.x()), f64::from(p.y())))
 }

@@ -984,6 +984,7 @@ impl CubefulWindow {
             "gnubg_id": gnubg,
             "xgid": xgid_text,
             "copy_xy": imp.id_bar.copy_buttons(self).map(|b| b.map(|(x, y)| [x + sx, y + sy])),
+            "entry_xy": imp.id_bar.entries(self).map(|b| b.map(|(x, y)| [x + sx, y + sy])),
         });
         state["files"] = self.files_debug_state();
         let view = c.record_view();
