@@ -1304,11 +1304,21 @@ impl Controller {
             return;
         }
         let reviewing = self.review.is_some();
-        let wanted = self
-            .session
-            .as_ref()
-            .filter(|s| !reviewing && s.human_to_act().is_some())
-            .and_then(|s| Query::from_game(s.game()));
+        let wanted = match &self.edit {
+            // In edit mode the hint studies the draft, once no game could refuse it.
+            Some(draft) => draft.validate().ok().map(|(position, state)| {
+                let beavers = self
+                    .session
+                    .as_ref()
+                    .map_or(self.defaults.beavers, |s| s.setup().beavers);
+                Query::from_state(position, state, beavers)
+            }),
+            None => self
+                .session
+                .as_ref()
+                .filter(|s| !reviewing && s.human_to_act().is_some())
+                .and_then(|s| Query::from_game(s.game())),
+        };
         let next_id = self.next_job;
         let Some(request) = self.hint.as_mut() else {
             return;

@@ -12,7 +12,7 @@ use cubeful_engine::MatchState;
 use super::{Controller, Effect, State};
 use crate::edit::{Draft, EditOp};
 use crate::i18n::gettext;
-use crate::session::{error_text, MatchSetup, Session};
+use crate::session::{error_text, Session};
 
 /// How play goes on from a valid draft (see [`Controller::plan_edit_play`]).
 #[derive(Debug)]
@@ -48,7 +48,7 @@ impl Controller {
         let names = self
             .session
             .as_ref()
-            .map_or_else(|| MatchSetup::default().names, |s| s.setup().names.clone());
+            .map_or_else(|| self.defaults.names.clone(), |s| s.setup().names.clone());
         let draft = match self.shown_state() {
             Some((position, state)) if position.result().is_none() => {
                 Draft::from_state(position, state, names)
@@ -66,12 +66,20 @@ impl Controller {
             self.state = State::GameOver;
         }
         self.edit = Some(draft);
-        Vec::new()
+        let mut fx = Vec::new();
+        self.update_hint(&mut fx);
+        fx
     }
 
-    /// Changes the draft; false when nothing changed (or there is no draft).
-    pub fn edit(&mut self, op: EditOp) -> bool {
-        self.edit.as_mut().is_some_and(|d| d.apply(op))
+    /// Changes the draft (an open hint window then studies the new draft); no effects when
+    /// nothing changed (or there is no draft).
+    pub fn edit(&mut self, op: EditOp) -> Option<Vec<Effect>> {
+        if !self.edit.as_mut().is_some_and(|d| d.apply(op)) {
+            return None;
+        }
+        let mut fx = Vec::new();
+        self.update_hint(&mut fx);
+        Some(fx)
     }
 
     /// Leaves edit mode without changing the match.
@@ -113,7 +121,7 @@ impl Controller {
         let setup = self
             .session
             .as_ref()
-            .map_or_else(MatchSetup::default, |s| s.setup().clone());
+            .map_or_else(|| self.defaults.clone(), |s| s.setup().clone());
         Session::from_position(setup, position, state)
             .map(|s| EditPlay::NewSession(Box::new(s)))
             .map_err(|e| match e {

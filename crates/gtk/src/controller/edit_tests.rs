@@ -184,3 +184,42 @@ fn an_id_pasted_while_editing_sets_the_draft() {
     assert_eq!((d.on_roll, d.score), (Seat::Top, [1, 2]));
     assert!(c.is_editing());
 }
+
+/// The hint window studies the draft while editing: a hint job for the draft's play once it
+/// is valid and has dice, nothing while it is impossible.
+#[test]
+fn an_open_hint_studies_the_draft() {
+    use crate::jobs::JobKind;
+    use cubeful_engine::analysis::hint::Question;
+    use cubeful_engine::search::Level;
+    let hint_query = |fx: &[Effect]| {
+        fx.iter().find_map(|e| match e {
+            Effect::Submit(job) => match &job.kind {
+                JobKind::Hint { query, .. } => Some(*query),
+                _ => None,
+            },
+            _ => None,
+        })
+    };
+    let mut c = two_people(5);
+    c.open_hint(Level::Beginner);
+    c.enter_edit();
+    let ann = race(&mut c);
+    let dice = Dice::new(2, 1).unwrap();
+    let fx = c
+        .edit(EditOp::Dice(Some((Seat::Bottom, dice))))
+        .expect("the dice changed");
+    let query = hint_query(&fx).expect("a hint about the draft");
+    assert_eq!(query.position, ann);
+    assert_eq!(query.question, Question::Move(dice));
+    // Sixteen checkers: no game can have them, so nothing is asked.
+    let fx = c
+        .edit(EditOp::Click {
+            slot: Slot::Point(6),
+            seat: Seat::Bottom,
+            n: 15,
+            tip: 5,
+        })
+        .expect("the draft changed");
+    assert!(hint_query(&fx).is_none(), "{fx:?}");
+}

@@ -73,7 +73,8 @@ impl CubefulWindow {
     /// A change to the draft, from the board or the edit bar.
     pub(super) fn edit_op(&self, op: EditOp) {
         let changed = self.imp().controller.borrow_mut().edit(op);
-        if changed {
+        if let Some(effects) = changed {
+            self.run(effects);
             self.edit_refresh();
         }
     }
