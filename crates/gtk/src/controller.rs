@@ -367,6 +367,8 @@ impl Controller {
         self.session = Some(session);
         self.seat_players();
         self.review = None;
+        // Another match (a new one, a file opened, play from a set-up) ends edit mode.
+        self.edit = None;
         self.record_version += 1;
         self.proceed(&mut fx);
         self.update_hint(&mut fx);
@@ -796,7 +798,11 @@ impl Controller {
     /// What may be done now (`progress`: the move in progress on the board).
     pub fn controls(&self, progress: MoveProgress) -> Controls {
         if self.edit.is_some() {
-            return Controls::default();
+            // Nothing of play while editing; the hint studies the draft.
+            return Controls {
+                hint: true,
+                ..Controls::default()
+            };
         }
         let Some(session) = &self.session else {
             return Controls {

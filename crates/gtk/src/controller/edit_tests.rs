@@ -222,4 +222,17 @@ fn an_open_hint_studies_the_draft() {
         })
         .expect("the draft changed");
     assert!(hint_query(&fx).is_none(), "{fx:?}");
+    // Nothing of play while editing, but the hint may be opened.
+    let controls = c.controls(MoveProgress::default());
+    assert!(
+        controls.hint && !controls.roll && !controls.double,
+        "{controls:?}"
+    );
+    // A new match ends edit mode.
+    c.new_match(MatchSetup {
+        opponent: Opponent::Human,
+        seed: Some(6),
+        ..MatchSetup::default()
+    });
+    assert!(!c.is_editing());
 }

@@ -723,6 +723,7 @@ impl CubefulWindow {
         imp.accept_button.set_visible(b.answer_resignation);
         imp.reject_button.set_visible(b.answer_resignation);
         imp.next_button.set_visible(b.next_game);
+        self.edit_sync();
         self.temperature_follow();
         self.write_debug_state();
     }

@@ -113,6 +113,15 @@ impl CubefulWindow {
 
     /// Shows the controller's draft (or the match again): the board, the edit bar, the
     /// toggle's state, then everything else.
+    /// Shows or hides the editor when the controller entered or left edit mode by itself (a
+    /// new match or a file opened while editing ends it).
+    pub(super) fn edit_sync(&self) {
+        let editing = self.imp().controller.borrow().is_editing();
+        if self.imp().edit_slot.is_visible() != editing {
+            self.edit_refresh();
+        }
+    }
+
     fn edit_refresh(&self) {
         let imp = self.imp();
         let draft = imp.controller.borrow().draft().cloned();
