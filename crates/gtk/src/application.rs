@@ -12,7 +12,7 @@ use gtk::{gio, glib};
 
 use crate::config;
 use crate::i18n::gettext;
-use crate::settings::{Settings, SettingsError, FILE_NAME};
+use crate::settings::{merge_preferences, Settings, SettingsError, FILE_NAME};
 use crate::widgets::preferences::PreferencesWindow;
 use crate::widgets::window::CubefulWindow;
 
@@ -215,25 +215,17 @@ impl CubefulApplication {
 
     fn show_preferences(&self) {
         let parent = self.active_window();
-        let window = PreferencesWindow::new(parent.as_ref(), &self.settings());
+        let shown = std::rc::Rc::new(RefCell::new(self.settings()));
+        let window = PreferencesWindow::new(parent.as_ref(), &shown.borrow());
         window.connect_changed(glib::clone!(
             #[weak(rename_to = app)]
             self,
+            #[strong]
+            shown,
             move |new| {
                 let before = app.settings();
-                app.update_settings(|s| {
-                    s.player_name = new.player_name.clone();
-                    s.opponent_name = new.opponent_name.clone();
-                    s.level = new.level.clone();
-                    s.animate = new.animate;
-                    s.auto_forced_moves = new.auto_forced_moves;
-                    s.auto_next_game = new.auto_next_game;
-                    s.turn_board = new.turn_board;
-                    s.tutor = new.tutor;
-                    s.tutor_level = new.tutor_level.clone();
-                    s.tutor_threshold = new.tutor_threshold;
-                    s.colours = new.colours.clone();
-                });
+                app.update_settings(|s| merge_preferences(s, &shown.borrow(), new));
+                shown.replace(new.clone());
                 if let Some(window) = app.main_window() {
                     window.apply_settings(&app.settings());
                     window.rename_people(&before, &app.settings());

@@ -281,9 +281,66 @@ impl Settings {
     }
 }
 
+/// Copies into `current` the preferences that the preferences window changed (`edited`
+/// against `shown`, the settings it started from or last reported), and nothing else: what
+/// changed elsewhere meanwhile — the tutor toggled in the header bar, the window's size — stays.
+pub fn merge_preferences(current: &mut Settings, shown: &Settings, edited: &Settings) {
+    macro_rules! changed {
+        ($($field:ident),*) => {
+            $(if edited.$field != shown.$field {
+                current.$field = edited.$field.clone();
+            })*
+        };
+    }
+    changed!(
+        player_name,
+        opponent_name,
+        level,
+        animate,
+        auto_forced_moves,
+        auto_next_game,
+        turn_board,
+        tutor,
+        tutor_level,
+        tutor_threshold,
+        colours
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_preferences_window_changes_only_what_it_changed() {
+        let shown = Settings::default();
+        // The tutor turned on in the header bar while the window was open…
+        let mut current = Settings {
+            tutor: true,
+            ..shown.clone()
+        };
+        // …and then the name changed in the window, which still shows the tutor off.
+        let edited = Settings {
+            player_name: "Anna".into(),
+            ..shown.clone()
+        };
+        merge_preferences(&mut current, &shown, &edited);
+        assert_eq!(
+            (current.player_name.as_str(), current.tutor),
+            ("Anna", true)
+        );
+        // Switching the tutor off in the window does reach the settings.
+        let off = Settings {
+            tutor: false,
+            ..edited.clone()
+        };
+        let shown = Settings {
+            tutor: true,
+            ..edited.clone()
+        };
+        merge_preferences(&mut current, &shown, &off);
+        assert!(!current.tutor);
+    }
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("cubeful-gtk-{name}-{}", std::process::id()));
