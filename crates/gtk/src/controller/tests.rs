@@ -16,7 +16,7 @@ use crate::jobs;
 const ANN: Player = Player::One;
 const BOT: Player = Player::Zero;
 
-fn nets() -> Arc<Nets> {
+pub(super) fn nets() -> Arc<Nets> {
     static NETS: OnceLock<Arc<Nets>> = OnceLock::new();
     NETS.get_or_init(|| Arc::new(Nets::embedded())).clone()
 }
@@ -39,14 +39,14 @@ fn setup(length: u16, opponent: Opponent, seed: u64) -> MatchSetup {
 }
 
 /// The engine's side of the window: runs the jobs the controller submits, as a worker would.
-struct Worker {
+pub(super) struct Worker {
     search: Search,
     replies: async_channel::Sender<Reply>,
     _receiver: async_channel::Receiver<Reply>,
 }
 
 impl Worker {
-    fn new() -> Worker {
+    pub(super) fn new() -> Worker {
         let (replies, receiver) = async_channel::unbounded();
         Worker {
             search: Search::new(nets()),
@@ -55,7 +55,7 @@ impl Worker {
         }
     }
 
-    fn run(&mut self, job: Job) -> Reply {
+    pub(super) fn run(&mut self, job: Job) -> Reply {
         jobs::run(&mut self.search, job, &self.replies)
     }
 }

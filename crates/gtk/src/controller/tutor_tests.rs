@@ -1,46 +1,15 @@
 //! The tutor's transitions, with the engine's jobs run in place of the pool.
 
-use std::sync::{Arc, OnceLock};
-
-use cubeful_engine::eval::Nets;
 use cubeful_engine::formats::notation::format_move;
 use cubeful_engine::game::Decision;
-use cubeful_engine::search::Search;
 use cubeful_engine::{legal_moves, xgid, Dice, LegalMove, MatchState, Position};
 
 use super::*;
+use crate::controller::tests::Worker;
 use crate::controller::{Controls, MoveProgress, Preferences};
-use crate::jobs;
 use crate::session::{MatchSetup, Opponent};
 
 const ANN: Player = Player::One;
-
-fn nets() -> Arc<Nets> {
-    static NETS: OnceLock<Arc<Nets>> = OnceLock::new();
-    NETS.get_or_init(|| Arc::new(Nets::embedded())).clone()
-}
-
-/// Runs the jobs the controller submits, as a worker would.
-struct Worker {
-    search: Search,
-    replies: async_channel::Sender<Reply>,
-    _receiver: async_channel::Receiver<Reply>,
-}
-
-impl Worker {
-    fn new() -> Worker {
-        let (replies, receiver) = async_channel::unbounded();
-        Worker {
-            search: Search::new(nets()),
-            replies,
-            _receiver: receiver,
-        }
-    }
-
-    fn run(&mut self, job: Job) -> Reply {
-        jobs::run(&mut self.search, job, &self.replies)
-    }
-}
 
 fn tutor(on: bool) -> TutorSettings {
     TutorSettings {
