@@ -69,17 +69,7 @@ fn play_a_move_with_the_mouse() {
         let step = &s["step"];
         assert!(step.is_object(), "no legal step offered: {s:#}");
         let played = s["partial"].as_array().map_or(0, Vec::len);
-        let (fx, fy) = app.screen(&step["from_xy"]);
-        let (tx, ty) = app.screen(&step["to_xy"]);
-        app.xdotool(&["mousemove", &fx.to_string(), &fy.to_string()]);
-        sleep(Duration::from_millis(100));
-        app.xdotool(&["mousedown", "1"]);
-        for i in 1..=8 {
-            let x = fx + (tx - fx) * i / 8;
-            let y = fy + (ty - fy) * i / 8;
-            app.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
-            sleep(Duration::from_millis(40));
-        }
+        app.press_and_move(&step["from_xy"], &step["to_xy"]);
         if !shot_taken {
             // The checker is lifted and its legal targets are highlighted.
             sleep(Duration::from_millis(300));

@@ -26,22 +26,6 @@ fn click_with(app: &App, xy: &Value, button: &str) {
     app.xdotool(&["click", button]);
 }
 
-/// Drags with the primary button from one window point to another.
-fn drag(app: &App, from: &Value, to: &Value) {
-    let (fx, fy) = app.screen(from);
-    let (tx, ty) = app.screen(to);
-    app.xdotool(&["mousemove", &fx.to_string(), &fy.to_string()]);
-    sleep(Duration::from_millis(100));
-    app.xdotool(&["mousedown", "1"]);
-    for i in 1..=8 {
-        let x = fx + (tx - fx) * i / 8;
-        let y = fy + (ty - fy) * i / 8;
-        app.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
-        sleep(Duration::from_millis(40));
-    }
-    app.xdotool(&["mouseup", "1"]);
-}
-
 /// The place `n` (1 = at the base) of point `p` (bottom player's numbering).
 fn place(s: &Value, p: usize, n: usize) -> Value {
     s["edit"]["points"][p - 1]["places"][n - 1].clone()
@@ -101,11 +85,11 @@ fn a_position_set_up_by_clicks_and_drags_is_played_from() {
     });
     // Drags: one of the bot's checkers from our 20 to our 21; one of Anna's from her 4 point
     // to the bar.
-    drag(&app, &place(&s, 20, 2), &place(&s, 21, 1));
+    app.drag(&place(&s, 20, 2), &place(&s, 21, 1));
     let s = app.wait_for("the dragged checker", 10, |s| {
         on(s, 20) == -1 && on(s, 21) == -1
     });
-    drag(&app, &place(&s, 4, 5), &s["edit"]["bars"][0][0]);
+    app.drag(&place(&s, 4, 5), &s["edit"]["bars"][0][0]);
     let s = app.wait_for("a checker on the bar", 10, |s| {
         on(s, 4) == 5 && on(s, 25) == 1
     });

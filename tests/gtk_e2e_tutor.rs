@@ -28,18 +28,7 @@ fn drag(app: &App, from: u8, to: u8) {
     let s = app.state();
     let points = &s["tutor"]["points_xy"];
     let played = s["partial"].as_array().map_or(0, Vec::len);
-    let (fx, fy) = app.screen(&points[usize::from(from) - 1]);
-    let (tx, ty) = app.screen(&points[usize::from(to) - 1]);
-    app.xdotool(&["mousemove", &fx.to_string(), &fy.to_string()]);
-    sleep(Duration::from_millis(100));
-    app.xdotool(&["mousedown", "1"]);
-    for i in 1..=8 {
-        let x = fx + (tx - fx) * i / 8;
-        let y = fy + (ty - fy) * i / 8;
-        app.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
-        sleep(Duration::from_millis(40));
-    }
-    app.xdotool(&["mouseup", "1"]);
+    app.drag(&points[usize::from(from) - 1], &points[usize::from(to) - 1]);
     app.wait_for("the step to be played", 10, |s| {
         s["partial"].as_array().map_or(0, Vec::len) > played
     });

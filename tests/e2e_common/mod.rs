@@ -353,6 +353,28 @@ impl App {
 }
 
 impl App {
+    /// Presses the primary button at window point `from` and glides to `to` in small steps
+    /// (as a hand would, so GTK sees a drag), leaving the button down.
+    pub fn press_and_move(&self, from: &Value, to: &Value) {
+        let (fx, fy) = self.screen(from);
+        let (tx, ty) = self.screen(to);
+        self.xdotool(&["mousemove", &fx.to_string(), &fy.to_string()]);
+        sleep(Duration::from_millis(100));
+        self.xdotool(&["mousedown", "1"]);
+        for i in 1..=8 {
+            let x = fx + (tx - fx) * i / 8;
+            let y = fy + (ty - fy) * i / 8;
+            self.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
+            sleep(Duration::from_millis(40));
+        }
+    }
+
+    /// Drags with the primary button from window point `from` to `to`.
+    pub fn drag(&self, from: &Value, to: &Value) {
+        self.press_and_move(from, to);
+        self.xdotool(&["mouseup", "1"]);
+    }
+
     /// Plays our turn: rolls if needed (a click on the board), drags checkers along the steps
     /// the state offers until the move is complete, and clicks the dice to finish. Returns
     /// once the move is played (the position changed).
@@ -375,18 +397,7 @@ impl App {
             let step = &s["step"];
             assert!(step.is_object(), "no legal step offered: {s:#}");
             let played = s["partial"].as_array().map_or(0, Vec::len);
-            let (fx, fy) = self.screen(&step["from_xy"]);
-            let (tx, ty) = self.screen(&step["to_xy"]);
-            self.xdotool(&["mousemove", &fx.to_string(), &fy.to_string()]);
-            sleep(Duration::from_millis(100));
-            self.xdotool(&["mousedown", "1"]);
-            for i in 1..=8 {
-                let x = fx + (tx - fx) * i / 8;
-                let y = fy + (ty - fy) * i / 8;
-                self.xdotool(&["mousemove", &x.to_string(), &y.to_string()]);
-                sleep(Duration::from_millis(40));
-            }
-            self.xdotool(&["mouseup", "1"]);
+            self.drag(&step["from_xy"], &step["to_xy"]);
             self.wait_for("the step to be played", 10, |s| {
                 s["partial"].as_array().map_or(0, Vec::len) > played
             });
