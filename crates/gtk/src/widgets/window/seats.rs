@@ -7,7 +7,7 @@ use cubeful_engine::Player;
 
 use super::CubefulWindow;
 use crate::board::Colours;
-use crate::session::default_player_name;
+use crate::session::seat_names;
 use crate::settings::Settings;
 
 impl CubefulWindow {
@@ -50,20 +50,7 @@ impl CubefulWindow {
 /// The names a new match gives the people for `settings` (`[you, the other person]`), as the
 /// new-match dialog does: yours or the account's, the other person's or "Player 2".
 pub fn people_names(settings: &Settings) -> [String; 2] {
-    let you = settings.player_name.trim();
-    let other = settings.opponent_name.trim();
-    [
-        if you.is_empty() {
-            default_player_name()
-        } else {
-            you.to_string()
-        },
-        if other.is_empty() {
-            crate::i18n::gettext("Player 2")
-        } else {
-            other.to_string()
-        },
-    ]
+    seat_names(&settings.player_name, &settings.opponent_name, true)
 }
 
 #[cfg(test)]
@@ -82,7 +69,10 @@ mod tests {
         s.opponent_name.clear();
         assert_eq!(
             people_names(&s),
-            [default_player_name(), "Player 2".to_string()]
+            [
+                crate::session::default_player_name(),
+                "Player 2".to_string()
+            ]
         );
     }
 
