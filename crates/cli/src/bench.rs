@@ -58,6 +58,9 @@ pub enum What {
     /// Checker-play strength: mean equity lost per decision on a fixed set of self-play
     /// decisions scored at 2-ply (docs/TRAINING.md).
     Decisions(crate::bench_decisions::Args),
+    /// Cube decisions: how well 0-ply ones agree with deeper ones for a range of cube
+    /// efficiencies (Janowski's x).
+    CubeLevels(crate::bench_cube_levels::Args),
     /// Rollout speed: games per second per thread (0-ply, cubeless, untruncated), with and
     /// without variance reduction; `--gnubg` times GNU Backgammon's in the same run.
     Rollout(crate::bench_rollout::Args),
@@ -85,6 +88,7 @@ pub fn run(what: &What) -> Result<()> {
         } => eval(*positions, *seconds, nets, *json),
         What::Bearoff(args) => crate::bench_bearoff::run(args),
         What::Decisions(args) => crate::bench_decisions::run(args),
+        What::CubeLevels(args) => crate::bench_cube_levels::run(args),
         What::Rollout(args) => crate::bench_rollout::run(args),
         What::Hint {
             plies,

@@ -7,6 +7,7 @@ mod analyse;
 mod bearoff;
 mod bench;
 mod bench_bearoff;
+mod bench_cube_levels;
 mod bench_decisions;
 mod bench_rollout;
 mod duel;

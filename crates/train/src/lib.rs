@@ -8,12 +8,14 @@
 //! - [`td`]: TD(λ) self-play training from random weights, resumable from checkpoints.
 //! - [`dataset`]: training positions with targets, and their file format.
 //! - [`decisions`]: the checker-play decision benchmark.
+//! - [`cube_levels`]: how well 0-ply cube decisions agree with deeper ones, by cube efficiency.
 //! - [`supervised`]: positions from self-play, 1-ply targets, supervised epochs.
 //! - [`minibatch`]: supervised training in mini-batches with Adam, for deeper targets.
 //! - [`prune`]: the pruning nets, distilled from the full nets.
 
 pub mod adam;
 pub mod backprop;
+pub mod cube_levels;
 pub mod dataset;
 pub mod decisions;
 pub mod duel;

@@ -148,27 +148,48 @@ pub enum CubeEfficiency {
     Exact(ExactCubeful),
 }
 
-/// Cube efficiency of contact and crashed positions.
+/// Cube efficiency of contact and crashed positions in searches of two plies and more (and
+/// of cube contexts built without a position).
 pub const CONTACT_EFFICIENCY: f32 = 0.68;
+/// Cube efficiency of contact and crashed positions in 0- and 1-ply evaluations.
+pub const SHALLOW_CONTACT_EFFICIENCY: f32 = 0.76;
 /// Cube efficiency of bearoff positions without exact cubeful equities (one-sided database).
 pub const BEAROFF_EFFICIENCY: f32 = 0.6;
 
-/// Cube efficiency by position class (the appendix's table): race interpolated linearly from
-/// 0.6 at 40 pips to 0.7 at 120 pips of the player on roll (clamped outside), crashed and
-/// contact 0.68, bearoff 0.6 (positions with exact cubeful equities use
-/// [`CubeEfficiency::Exact`] instead), finished games 0 (dead cube).
-pub fn cube_efficiency(class: PositionClass, pips_on_roll: u32) -> f32 {
+/// Janowski's cube efficiency ("cube life index") `x` by position class and by the depth of
+/// the evaluation it serves, as GNU Backgammon sets it since December 2023 (its `EvalEfficiency`):
+///
+/// | class | 0- and 1-ply evaluations | 2 plies and more |
+/// |---|---|---|
+/// | contact, crashed | 0.76 | 0.68 |
+/// | race (pips `n` of the player on roll) | 0.60 + 0.0025·n within [0.6, 0.8] | 0.55 + 0.00125·n within [0.6, 0.7] |
+/// | bearoff without exact cubeful equities | 0.6 | 0.6 |
+/// | game over | 0 (dead cube) | 0 |
+///
+/// `plies` is the depth of the whole evaluation (the search's, not the leaf's): a 2-ply
+/// search values its 0-ply leaves with the 2-ply column. Janowski's model with the deep
+/// column's less live cube makes shallow evaluations double too early and take too late; the
+/// shallow column corrects that (GNU Backgammon's authors report cube errors at 0 and 1 ply
+/// about halved, and it makes 0-ply and 2-ply agree on clear decisions, such as the regression
+/// position of `tests/cube_levels.rs`). Positions with exact cubeful equities use
+/// [`CubeEfficiency::Exact`] instead.
+pub fn cube_efficiency(class: PositionClass, pips_on_roll: u32, plies: u8) -> f32 {
+    let shallow = plies < 2;
+    let pips = pips_on_roll as f32;
     match class {
         PositionClass::Over => 0.0,
         PositionClass::Bearoff => BEAROFF_EFFICIENCY,
-        PositionClass::Race => (0.55 + 0.00125 * pips_on_roll as f32).clamp(0.6, 0.7),
+        PositionClass::Race if shallow => (0.60 + 0.0025 * pips).clamp(0.6, 0.8),
+        PositionClass::Race => (0.55 + 0.00125 * pips).clamp(0.6, 0.7),
+        PositionClass::Crashed | PositionClass::Contact if shallow => SHALLOW_CONTACT_EFFICIENCY,
         PositionClass::Crashed | PositionClass::Contact => CONTACT_EFFICIENCY,
     }
 }
 
-/// [`cube_efficiency`] of a position (class and pip count of the player on roll).
-pub fn position_cube_efficiency(position: &Position) -> f32 {
-    cube_efficiency(classify(position), position.pip_count(Side::Player))
+/// [`cube_efficiency`] of a position (class and pip count of the player on roll) in an
+/// evaluation of `plies`.
+pub fn position_cube_efficiency(position: &Position, plies: u8) -> f32 {
+    cube_efficiency(classify(position), position.pip_count(Side::Player), plies)
 }
 
 /// Everything a cubeful evaluation needs besides the chances: cube value and owner, money or
@@ -258,9 +279,10 @@ impl<'a> CubeContext<'a> {
         self
     }
 
-    /// With the efficiency of `position` ([`position_cube_efficiency`]).
-    pub fn with_position(self, position: &Position) -> CubeContext<'a> {
-        self.with_efficiency(position_cube_efficiency(position))
+    /// With the efficiency of `position` in an evaluation of `plies`
+    /// ([`position_cube_efficiency`]).
+    pub fn with_position(self, position: &Position, plies: u8) -> CubeContext<'a> {
+        self.with_efficiency(position_cube_efficiency(position, plies))
     }
 
     /// With exact cubeful money equities (two-sided bearoff).
@@ -1194,16 +1216,29 @@ mod tests {
 
     #[test]
     fn efficiency_by_class() {
-        assert_eq!(cube_efficiency(PositionClass::Contact, 150), 0.68);
-        assert_eq!(cube_efficiency(PositionClass::Crashed, 150), 0.68);
-        assert_eq!(cube_efficiency(PositionClass::Bearoff, 20), 0.6);
-        assert_eq!(cube_efficiency(PositionClass::Over, 0), 0.0);
-        assert!((cube_efficiency(PositionClass::Race, 40) - 0.6).abs() < 1e-6);
-        assert!((cube_efficiency(PositionClass::Race, 80) - 0.65).abs() < 1e-6);
-        assert!((cube_efficiency(PositionClass::Race, 120) - 0.7).abs() < 1e-6);
-        assert_eq!(cube_efficiency(PositionClass::Race, 20), 0.6);
-        assert_eq!(cube_efficiency(PositionClass::Race, 160), 0.7);
-        assert_eq!(position_cube_efficiency(&Position::starting()), 0.68);
+        for plies in [2, 3, 4] {
+            assert_eq!(cube_efficiency(PositionClass::Contact, 150, plies), 0.68);
+            assert_eq!(cube_efficiency(PositionClass::Crashed, 150, plies), 0.68);
+            assert_eq!(cube_efficiency(PositionClass::Bearoff, 20, plies), 0.6);
+            assert_eq!(cube_efficiency(PositionClass::Over, 0, plies), 0.0);
+            assert!((cube_efficiency(PositionClass::Race, 40, plies) - 0.6).abs() < 1e-6);
+            assert!((cube_efficiency(PositionClass::Race, 80, plies) - 0.65).abs() < 1e-6);
+            assert!((cube_efficiency(PositionClass::Race, 120, plies) - 0.7).abs() < 1e-6);
+            assert_eq!(cube_efficiency(PositionClass::Race, 20, plies), 0.6);
+            assert_eq!(cube_efficiency(PositionClass::Race, 160, plies), 0.7);
+        }
+        for plies in [0, 1] {
+            assert_eq!(cube_efficiency(PositionClass::Contact, 150, plies), 0.76);
+            assert_eq!(cube_efficiency(PositionClass::Crashed, 150, plies), 0.76);
+            assert_eq!(cube_efficiency(PositionClass::Bearoff, 20, plies), 0.6);
+            assert_eq!(cube_efficiency(PositionClass::Over, 0, plies), 0.0);
+            assert_eq!(cube_efficiency(PositionClass::Race, 0, plies), 0.6);
+            assert!((cube_efficiency(PositionClass::Race, 40, plies) - 0.7).abs() < 1e-6);
+            assert!((cube_efficiency(PositionClass::Race, 80, plies) - 0.8).abs() < 1e-6);
+            assert_eq!(cube_efficiency(PositionClass::Race, 160, plies), 0.8);
+        }
+        assert_eq!(position_cube_efficiency(&Position::starting(), 2), 0.68);
+        assert_eq!(position_cube_efficiency(&Position::starting(), 0), 0.76);
     }
 
     #[test]

@@ -165,9 +165,15 @@ impl Search {
         self.bearoff.as_ref()
     }
 
-    /// The cube context of `position`: its cube efficiency, or the exact cubeful equities of the
-    /// two-sided bearoff database when it covers the position.
-    fn context_at<'a>(&self, ctx: &CubeContext<'a>, position: &Position) -> CubeContext<'a> {
+    /// The cube context of `position` in an evaluation of `plies` (the whole search's depth):
+    /// its cube efficiency, or the exact cubeful equities of the two-sided bearoff database when
+    /// it covers the position.
+    fn context_at<'a>(
+        &self,
+        ctx: &CubeContext<'a>,
+        position: &Position,
+        plies: u8,
+    ) -> CubeContext<'a> {
         if let Some(values) = self
             .bearoff
             .as_ref()
@@ -180,7 +186,7 @@ impl Search {
                 centered_jacoby: None,
             });
         }
-        ctx.with_position(position)
+        ctx.with_position(position, plies)
     }
 
     /// The underlying 0-ply evaluator.
@@ -287,7 +293,7 @@ impl Search {
         settings: &EvalSettings,
     ) -> CubeAnalysis {
         let plies = settings.plies.min(4);
-        let ctx = &self.context_at(ctx, position);
+        let ctx = &self.context_at(ctx, position, plies);
         // Inside the two-sided bearoff database the exact cubeful values of a centred cube
         // already include doubling now, so they cannot stand for "no double": the decision is
         // then made one roll ahead, where every position is again the database's (exact at
@@ -384,7 +390,10 @@ impl Search {
                 values: ctxs.iter().map(|c| exact_value(&p, c)).collect(),
             };
         }
-        let here: Vec<CubeContext> = ctxs.iter().map(|c| self.context_at(c, position)).collect();
+        let here: Vec<CubeContext> = ctxs
+            .iter()
+            .map(|c| self.context_at(c, position, settings.plies))
+            .collect();
         if plies == 0 {
             let p = self.static_eval(position, settings);
             let values = here
@@ -550,7 +559,7 @@ impl Search {
             return self.quick_value(after, child_ctx, ctx, settings);
         };
         let v = if settings.cubeful {
-            leaf_value(&p, &self.context_at(child_ctx, &next))
+            leaf_value(&p, &self.context_at(child_ctx, &next, settings.plies))
         } else {
             exact_value(&p, child_ctx)
         };
@@ -572,7 +581,7 @@ impl Search {
         let next = after.swap();
         let p = self.static_eval(&next, settings);
         let v = if settings.cubeful {
-            leaf_value(&p, &self.context_at(child_ctx, &next))
+            leaf_value(&p, &self.context_at(child_ctx, &next, settings.plies))
         } else {
             exact_value(&p, child_ctx)
         };

@@ -288,11 +288,16 @@ mod tests {
     fn a_cube_by_rollout_agrees_with_the_search_in_clear_cases() {
         let mut s = search();
         let expert = Level::Expert.settings();
-        // The opening: no double. A race 99 pips to 105, on roll: double, take.
+        // The opening: no double. A race 99 pips to 109, on roll: double, take (a rollout of
+        // 1296 trials: double/take +0.898, no double +0.827; at 99 to 105 the two are within
+        // 0.002 and the levels may differ).
         for (position, double) in [
             (Position::starting(), false),
             (
-                sides(&[(8, 4), (7, 4), (6, 4), (5, 3)], &[(8, 5), (7, 5), (6, 5)]),
+                sides(
+                    &[(8, 4), (7, 4), (6, 4), (5, 3)],
+                    &[(9, 3), (8, 3), (7, 4), (6, 5)],
+                ),
                 true,
             ),
         ] {

@@ -364,7 +364,8 @@ impl Worker {
         }
     }
 
-    /// `ctx` with the cube efficiency of `position`, or its exact cubeful equities.
+    /// `ctx` with the cube efficiency of `position` in a 0-ply evaluation (the rollout's own
+    /// leaves; deeper evaluations go through the search), or its exact cubeful equities.
     fn context_at<'a>(&self, ctx: &CubeContext<'a>, position: &Position) -> CubeContext<'a> {
         if let Some(v) = self
             .bearoff
@@ -378,7 +379,7 @@ impl Worker {
                 centered_jacoby: None,
             });
         }
-        ctx.with_position(position)
+        ctx.with_position(position, 0)
     }
 
     /// Lookahead variance reduction before the roll `dice`: for each of the 21 rolls the best
