@@ -79,8 +79,12 @@ fn a_blunder_is_refused_once_then_kept() {
 
 #[test]
 fn a_missed_double_is_refused_once() {
-    // Alice leads a long race by 20%, the cube in the middle: double, pass.
-    let race = Position::from_points(&[(8, 5), (7, 5), (5, 5)], &[(8, 5), (9, 5), (7, 5)]).unwrap();
+    // Alice leads a long race by 14 pips (100 to 114), the cube in the middle: double, pass,
+    // and not doubling costs about 0.1 at the session's 0-ply (0.2 at 2-ply). (With a 20-pip
+    // lead the 0-ply race net is so sure of the race, 92% where 2-ply says 87%, that not
+    // doubling is merely doubtful at 0-ply.)
+    let race = Position::from_points(&[(8, 5), (7, 5), (5, 5)], &[(8, 5), (9, 3), (7, 5), (6, 2)])
+        .unwrap();
     let race = alice(&race, None);
     let script = format!("new session\nset xgid {race}\nset tutor on\nroll\ndouble\n");
     let out = run_script("missed-double", &script);
