@@ -377,9 +377,17 @@ impl App {
 
     /// Plays our turn: rolls if needed (a click on the board), drags checkers along the steps
     /// the state offers until the move is complete, and clicks the dice to finish. Returns
-    /// once the move is played (the position changed).
+    /// once the move is played (the position changed). If the bot has doubled, takes instead
+    /// (Ctrl+T) and returns once the double is answered.
     pub fn play_our_turn(&self) {
         let s = self.wait_for("our turn", 60, human_to_act);
+        if decision(&s).starts_with("AnswerDouble") {
+            self.key("ctrl+t");
+            self.wait_for("the double to be taken", 20, |s| {
+                !decision(s).starts_with("AnswerDouble")
+            });
+            return;
+        }
         if decision(&s).starts_with("Roll") {
             self.click(&s["roll_xy"]);
             self.wait_for("the dice", 20, |s| decision(s).starts_with("Move"));

@@ -378,9 +378,11 @@ fn a_hopeless_double_and_a_needless_resignation_are_warned_about() {
 fn a_missed_double_is_warned_about_when_rolling() {
     let mut worker = Worker::new();
     let mut c = ann_plays_31(true);
-    // Ann, before her roll with the cube in the middle, leads a long race by 20%: double,
-    // pass. She rolls instead.
-    let race = Position::from_points(&[(8, 5), (7, 5), (5, 5)], &[(8, 5), (9, 5), (7, 5)]).unwrap();
+    // Ann, before her roll with the cube in the middle, leads a long race by 14 pips (100 to
+    // 114): double, pass. She rolls instead. (At 100 to 120 the 0-ply race net is so sure of
+    // the race that not doubling is merely doubtful there.)
+    let race = Position::from_points(&[(8, 5), (7, 5), (5, 5)], &[(8, 5), (9, 3), (7, 5), (6, 2)])
+        .unwrap();
     let mut state = MatchState::money();
     state.on_roll = ANN;
     state.turn = ANN;
