@@ -66,10 +66,12 @@ pub struct Args {
     /// Roll out checker plays and cube decisions with this many trials per alternative (GNU
     /// Backgammon's default rollout otherwise); the plays rolled out are the best ones at
     /// `--level` and the play made.
-    #[arg(long, value_name = "TRIALS", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "TRIALS", value_parser = crate::options::trials())]
     rollout: Option<u32>,
-    /// With --rollout: how many of the best plays are rolled out (besides the play made).
-    #[arg(long, default_value_t = 3, value_name = "N", requires = "rollout")]
+    /// With --rollout: how many of the best plays are rolled out (besides the play made; 1 to
+    /// 1000).
+    #[arg(long, default_value_t = 3, value_name = "N", requires = "rollout",
+          value_parser = crate::options::candidates())]
     rollout_candidates: usize,
     /// Level of the luck analysis [default: 0-ply].
     #[arg(long, default_value = "0", value_parser = parse_level, value_name = "L")]
@@ -80,8 +82,8 @@ pub struct Args {
     /// What to print.
     #[arg(long, value_enum, default_value_t = ReportKind::Text)]
     report: ReportKind,
-    /// Worker threads [default: one per processor].
-    #[arg(long, default_value_t = 0, value_name = "T")]
+    /// Worker threads, 0 (one per processor, the default) to 256.
+    #[arg(long, default_value_t = 0, value_name = "T", value_parser = crate::options::threads_or_zero())]
     threads: usize,
     /// Analyse only this player's actions: 0, 1 or a player's name.
     #[arg(long, value_name = "PLAYER")]
@@ -102,8 +104,8 @@ pub struct Args {
     #[arg(long)]
     no_luck: bool,
     /// Keep at most this many candidate plays per checker play (and the play made) [default:
-    /// all, as GNU Backgammon].
-    #[arg(long, value_name = "N")]
+    /// all, as GNU Backgammon; 1 to 1000].
+    #[arg(long, value_name = "N", value_parser = crate::options::candidates())]
     candidates: Option<usize>,
     #[command(flatten)]
     engine: EngineArgs,

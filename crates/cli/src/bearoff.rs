@@ -80,8 +80,9 @@ pub struct ShowArgs {
 pub struct VerifyArgs {
     /// The database file [default: the two default databases]
     file: Option<PathBuf>,
-    /// Entries to solve again, spread over the database.
-    #[arg(long, default_value_t = 2000, conflicts_with = "all")]
+    /// Entries to solve again, spread over the database (1 to 1000000000).
+    #[arg(long, default_value_t = 2000, conflicts_with = "all",
+          value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     samples: u64,
     /// Solve every entry again.
     #[arg(long)]
@@ -313,8 +314,7 @@ fn chances(p: &cubeful_engine::eval::Probabilities) -> ChancesJson {
 }
 
 fn show(args: &ShowArgs) -> Result<()> {
-    let (position, state) = gnubg_id::decode(&args.position)
-        .with_context(|| format!("bad Position ID {:?}", args.position))?;
+    let (position, state) = gnubg_id::decode(&args.position).context("bad Position ID")?;
     let db = args.dir.open()?;
     let class = classify(&position);
     let cube = cube_state(&state);
@@ -530,9 +530,15 @@ fn generate(args: &GenerateArgs) -> Result<()> {
         }
     };
     let seconds = start.elapsed().as_secs_f64();
+    // The folder of `-o FILE` must exist; the databases' own folder is created when missing.
     let path = match &args.output {
         Some(p) => p.clone(),
-        None => args.dir.resolve()?.join(name),
+        None => {
+            let dir = args.dir.resolve()?;
+            std::fs::create_dir_all(&dir)
+                .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+            dir.join(name)
+        }
     };
     bearoff::storage::write_atomic(&path, &bytes)?;
     let crc = u32::from_le_bytes(bytes[bytes.len() - 4..].try_into().expect("4 bytes"));

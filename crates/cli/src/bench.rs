@@ -14,11 +14,11 @@ pub enum What {
     /// Static (0-ply) evaluations per second on one thread over random contact positions, with
     /// the evaluation cache off: the same measurement as GNU Backgammon's `calibrate`.
     Eval {
-        /// Number of distinct random contact positions.
-        #[arg(long, default_value_t = 10_000)]
+        /// Number of distinct random contact positions, 1 to 1000000.
+        #[arg(long, default_value_t = 10_000, value_parser = crate::options::count(1, 1_000_000))]
         positions: usize,
-        /// Minimum measuring time in seconds.
-        #[arg(long, default_value_t = 3.0)]
+        /// Minimum measuring time in seconds (more than 0, at most 3600).
+        #[arg(long, default_value_t = 3.0, value_parser = crate::options::number_above(0.0, 3600.0))]
         seconds: f64,
         #[command(flatten)]
         nets: crate::nets::NetsArg,
@@ -31,8 +31,8 @@ pub enum What {
         /// Folder holding contact_ids.txt and race_ids.txt.
         #[arg(long, default_value = "../shared/data/movegen")]
         dir: PathBuf,
-        /// Timed passes over all positions; the fastest is reported.
-        #[arg(long, default_value_t = 5)]
+        /// Timed passes over all positions, 1 to 1000; the fastest is reported.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
         passes: u32,
         /// Print the result as JSON.
         #[arg(long)]
@@ -44,8 +44,8 @@ pub enum What {
         /// Lookahead, 1 to 4.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=4))]
         plies: u8,
-        /// Timed passes over the 15 rolls; the fastest is reported.
-        #[arg(long, default_value_t = 3)]
+        /// Timed passes over the 15 rolls, 1 to 1000; the fastest is reported.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
         passes: u32,
         #[command(flatten)]
         nets: crate::nets::NetsArg,
@@ -116,7 +116,8 @@ fn random_contact_positions(count: usize) -> Vec<Position> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(2026);
     let mut generator = MoveGenerator::new();
     let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::with_capacity(count);
+    // Grown as positions are found, not reserved for `count` up front.
+    let mut out = Vec::new();
     while out.len() < count {
         let mut position = Position::starting();
         for _ in 0..200 {
@@ -187,8 +188,10 @@ fn eval(count: usize, seconds: f64, nets: &crate::nets::NetsArg, json: bool) -> 
 }
 
 fn load(path: &Path) -> Result<Vec<Position>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = cubeful_engine::files::read_regular(path, 64 << 20)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let text = String::from_utf8(bytes)
+        .with_context(|| format!("{} is not UTF-8 text", path.display()))?;
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())

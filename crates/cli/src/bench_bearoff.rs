@@ -13,8 +13,8 @@ use serde::Serialize;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Look-ups timed per kind of position.
-    #[arg(long, default_value_t = 2_000_000)]
+    /// Look-ups timed per kind of position, 1 to 1000000000.
+    #[arg(long, default_value_t = 2_000_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     lookups: u64,
     /// Print the result as JSON.
     #[arg(long)]

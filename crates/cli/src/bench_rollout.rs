@@ -7,6 +7,7 @@
 //! from `/proc/self/stat` on Linux, which makes the comparison fairer on a busy machine. GNU
 //! Backgammon's figure is the time of a run with the rollout minus the same run without it.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
@@ -24,17 +25,18 @@ use crate::nets::EngineArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Games rolled out without variance reduction.
-    #[arg(long, default_value_t = 1296, value_name = "N")]
+    /// Games rolled out without variance reduction (1 to 100000000).
+    #[arg(long, default_value_t = 1296, value_name = "N", value_parser = crate::options::trials())]
     games: u32,
-    /// Games rolled out with variance reduction (each costs about 21 times more).
-    #[arg(long, default_value_t = 72, value_name = "N")]
+    /// Games rolled out with variance reduction (each costs about 21 times more; 1 to
+    /// 100000000).
+    #[arg(long, default_value_t = 72, value_name = "N", value_parser = crate::options::trials())]
     vr_games: u32,
     /// Only without variance reduction.
     #[arg(long)]
     no_vr: bool,
-    /// Threads.
-    #[arg(long, default_value_t = 1, value_name = "T")]
+    /// Threads, 1 to 256.
+    #[arg(long, default_value_t = 1, value_name = "T", value_parser = crate::options::threads())]
     threads: usize,
     /// The dice seed.
     #[arg(long, default_value_t = 42)]
@@ -276,19 +278,24 @@ fn gnubg_rollout(
         s.push_str("quit\ny\n");
         s
     };
-    let dir = std::env::temp_dir().join(format!("cubeful-bench-rollout-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
+    // The script goes to GNU Backgammon's standard input through a pipe: no file is written.
     let run = |rollout: bool| -> Result<(f64, Option<f64>)> {
-        let file = dir.join(if rollout { "rollout.txt" } else { "base.txt" });
-        std::fs::write(&file, script(rollout))?;
+        let script = script(rollout);
         let cpu = children_cpu_seconds();
         let start = Instant::now();
-        let status = Command::new(gnubg)
+        let mut child = Command::new(gnubg)
             .args(["-t", "-q"])
-            .stdin(std::fs::File::open(&file)?)
+            .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .status()
+            .spawn()
+            .with_context(|| format!("cannot run {}", gnubg.display()))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            // A program that quits without reading everything closes the pipe: not an error.
+            let _ = stdin.write_all(script.as_bytes());
+        }
+        let status = child
+            .wait()
             .with_context(|| format!("cannot run {}", gnubg.display()))?;
         let seconds = start.elapsed().as_secs_f64();
         if !status.success() {
@@ -298,7 +305,6 @@ fn gnubg_rollout(
     };
     let base = run(false);
     let full = run(true);
-    let _ = std::fs::remove_dir_all(&dir);
     let (base, full) = (base?, full?);
     let cpu = full.1.zip(base.1).map(|(f, b)| (f - b).max(0.0));
     Ok(measure(

@@ -4,6 +4,9 @@ use anyhow::Result;
 use cubeful_train::duel::{self, DuelConfig};
 use cubeful_train::players::PlayerSpec;
 
+/// The most games of a duel (days of play even for the fastest players).
+const MAX_GAMES: u64 = 1_000_000_000;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// Player A: cubeful, cubeful:nets=DIR, pubeval[:DIR] or random.
@@ -12,13 +15,14 @@ pub struct Args {
     /// Player B (same choices).
     #[arg(long)]
     b: PlayerSpec,
-    /// Number of games (played in pairs with the same dice, sides swapped).
-    #[arg(long, default_value_t = 1000)]
+    /// Number of games, 1 to 1000000000 (played in pairs with the same dice, sides swapped; an
+    /// odd number is rounded up).
+    #[arg(long, default_value_t = 1000, value_parser = crate::options::count(1, MAX_GAMES))]
     games: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 [default: all cores].
+    #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
     /// Print JSON.
     #[arg(long)]
@@ -28,9 +32,7 @@ pub struct Args {
 pub fn run(args: &Args) -> Result<()> {
     let a = args.a.load()?;
     let b = args.b.load()?;
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = args.threads.unwrap_or_else(crate::options::all_cores);
     let config = DuelConfig {
         games: args.games,
         seed: args.seed,

@@ -46,8 +46,7 @@ struct EvalJson {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let (position, state) = gnubg_id::decode(&args.position)
-        .with_context(|| format!("bad GNU Backgammon ID {:?}", args.position))?;
+    let (position, state) = gnubg_id::decode(&args.position).context("bad GNU Backgammon ID")?;
     let mut search = args.engine.search()?;
     let settings = EvalSettings {
         plies: args.plies,

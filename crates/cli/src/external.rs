@@ -20,23 +20,29 @@
 //! a board or evaluation: `jacobyrule`, `crawfordrule`, `beavers` (on/off) and `resignation N`.
 //! Keywords are case-insensitive.
 //!
-//! Bad lines get one line starting with `Error:` and the connection stays open. Connections
-//! are served one after another; a client that disconnects, or stays silent for longer than
-//! `--idle-timeout`, is dropped and the server waits for the next one.
+//! Every line gets an answer: bad lines (an empty one or one of NUL bytes included) get one line
+//! starting with `Error:` and the connection stays open. Each connection is served on its own
+//! thread with its own searcher (the nets and bearoff databases are shared), up to
+//! `--max-connections` at a time; a client beyond them gets one `Error:` line and is
+//! disconnected. A client that disconnects, or sends no complete line for `--idle-timeout`
+//! seconds (silent, or trickling bytes without a newline), is dropped.
 //!
 //! Names and scores: GNU Backgammon writes every line from its player 1's side (the positive
 //! checkers), but puts player 0's name and score in fields 1 and 4 unless a double is pending.
 //! By default the scores are read that way (so match equities are right against GNU
 //! Backgammon); `--fibs-scores` reads field 4 as the player's own score, as FIBS writes it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use cubeful_engine::analysis::hint::{self, response_word, Hint, Query, Question};
 use cubeful_engine::cube::cubeless_mwc;
 use cubeful_engine::formats::fibs::{FibsBoard, FibsGame};
+use cubeful_engine::formats::shorten;
 use cubeful_engine::search::{EvalSettings, FilterPreset, Level, Search};
 use cubeful_engine::{Move, Position, Resignation};
 
@@ -71,12 +77,19 @@ pub struct Args {
     /// of GNU Backgammon's order.
     #[arg(long)]
     fibs_scores: bool,
-    /// Exit after serving this many connections [default: serve forever].
-    #[arg(long, value_name = "N")]
+    /// Exit after serving this many connections (1 to 1000000000) [default: serve forever].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
     connections: Option<u64>,
-    /// Drop a connection that sends nothing for this many seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 3600)]
+    /// Drop a connection that sends no complete line for this many seconds (1 to 604800, a
+    /// week).
+    #[arg(long, value_name = "SECONDS", default_value_t = 3600,
+          value_parser = clap::value_parser!(u64).range(1..=604_800))]
     idle_timeout: u64,
+    /// Serve at most this many connections at a time; a client beyond them gets a one-line
+    /// error and is disconnected.
+    #[arg(long, value_name = "N", default_value_t = 8,
+          value_parser = clap::value_parser!(u64).range(1..=1024))]
+    max_connections: u64,
     /// Log every line received and every answer on standard error.
     #[arg(long)]
     verbose: bool,
@@ -111,8 +124,21 @@ pub fn run(args: &Args) -> Result<()> {
     let listener =
         TcpListener::bind(address).with_context(|| format!("cannot listen on {address}"))?;
     let local = listener.local_addr()?;
-    let mut search = args.engine.search()?;
-    let mut player = Player::new(args);
+    // The nets and the bearoff databases are loaded once and shared; each connection gets its
+    // own searcher and session state.
+    let nets = args.engine.nets.load()?;
+    let bearoff = if args.engine.no_bearoff {
+        None
+    } else {
+        let dir = crate::bearoff::DirArg {
+            dir: args.engine.bearoff_dir.clone(),
+        };
+        Some(Arc::new(dir.open()?))
+    };
+    let player = Player::new(args);
+    let limit = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
+    let active = Arc::new(AtomicUsize::new(0));
+    let mut threads: Vec<std::thread::JoinHandle<()>> = Vec::new();
     println!("Waiting for a connection from {local}...");
     flush_stdout();
     let mut served = 0u64;
@@ -125,16 +151,72 @@ pub fn run(args: &Args) -> Result<()> {
                 continue;
             }
         };
+        threads.retain(|t| !t.is_finished());
+        if active.load(Ordering::SeqCst) >= limit {
+            refuse(stream, limit);
+            println!("Refused connection from {peer}: {limit} connections already open.");
+            flush_stdout();
+            continue;
+        }
         served += 1;
+        active.fetch_add(1, Ordering::SeqCst);
         println!("Accepted connection from {peer}.");
         flush_stdout();
-        match serve(stream, &mut player, &mut search) {
-            Ok(()) => println!("Connection from {peer} closed."),
-            Err(e) => println!("Connection from {peer} dropped: {e:#}"),
+        let mut search = Search::new(Arc::clone(&nets));
+        search.set_bearoff(bearoff.clone());
+        let mut player = player.clone();
+        let counter = Arc::clone(&active);
+        let spawned = std::thread::Builder::new()
+            .name(format!("external {peer}"))
+            .spawn(move || {
+                match serve(stream, &mut player, &mut search) {
+                    Ok(()) => println!("Connection from {peer} closed."),
+                    Err(e) => println!("Connection from {peer} dropped: {e:#}"),
+                }
+                flush_stdout();
+                counter.fetch_sub(1, Ordering::SeqCst);
+            });
+        match spawned {
+            Ok(thread) => threads.push(thread),
+            Err(e) => {
+                // The stream went with the closure and is closed.
+                active.fetch_sub(1, Ordering::SeqCst);
+                println!("Connection from {peer} dropped: cannot start a thread: {e}");
+                flush_stdout();
+            }
         }
-        flush_stdout();
+    }
+    for thread in threads {
+        let _ = thread.join();
     }
     Ok(())
+}
+
+/// Tells a client beyond `--max-connections` so in one line, then closes its connection.
+fn refuse(mut stream: TcpStream, limit: usize) {
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(2)));
+    let _ = stream.write_all(
+        format!(
+            "Error: too many connections (this server plays at most {limit} at a time); \
+             try again later\n"
+        )
+        .as_bytes(),
+    );
+    let _ = stream.flush();
+    let _ = stream.shutdown(Shutdown::Write);
+    // Closing with unread input would reset the connection, and the client might lose the
+    // line: read what it already sent, for a moment at most.
+    let until = Instant::now() + Duration::from_millis(200);
+    let mut sink = [0u8; 4096];
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            break;
+        }
+        match stream.read(&mut sink) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+    }
 }
 
 fn flush_stdout() {
@@ -142,25 +224,76 @@ fn flush_stdout() {
 }
 
 /// One line read from the client.
+#[derive(Debug, PartialEq)]
 enum Line {
+    /// A line ended by a newline (not included).
     Text(Vec<u8>),
+    /// The bytes the client sent before closing the connection without a newline.
+    Unterminated(Vec<u8>),
     TooLong,
     End,
 }
 
-/// Reads up to the next newline, at most [`MAX_LINE`] bytes of it.
-fn read_line(reader: &mut impl BufRead) -> std::io::Result<Line> {
+/// A stream whose reads can be given a time limit.
+trait TimedRead: Read {
+    /// Makes the next reads give up (with `WouldBlock` or `TimedOut`) after `limit`.
+    fn set_read_limit(&self, limit: Duration) -> std::io::Result<()>;
+}
+
+impl TimedRead for TcpStream {
+    fn set_read_limit(&self, limit: Duration) -> std::io::Result<()> {
+        self.set_read_timeout(Some(limit.max(Duration::from_millis(1))))
+    }
+}
+
+impl<T: AsRef<[u8]>> TimedRead for std::io::Cursor<T> {
+    fn set_read_limit(&self, _limit: Duration) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Reads up to the next newline, at most [`MAX_LINE`] bytes of it. The whole line, not only
+/// each read, must arrive before `deadline`: a client that trickles bytes without ever ending
+/// the line is as idle as a silent one.
+fn read_line<R: TimedRead>(
+    reader: &mut BufReader<R>,
+    deadline: Option<Instant>,
+) -> std::io::Result<Line> {
     let mut line = Vec::new();
     let mut too_long = false;
     loop {
-        let buffer = reader.fill_buf()?;
+        if reader.buffer().is_empty() {
+            if let Some(deadline) = deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(std::io::Error::new(
+                        ErrorKind::TimedOut,
+                        "no complete line within the idle timeout",
+                    ));
+                }
+                reader.get_ref().set_read_limit(left)?;
+            }
+        }
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+                ) =>
+            {
+                // Checked against the deadline above.
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         if buffer.is_empty() {
             return Ok(if too_long {
                 Line::TooLong
             } else if line.is_empty() {
                 Line::End
             } else {
-                Line::Text(line)
+                Line::Unterminated(line)
             });
         }
         let (chunk, found) = match buffer.iter().position(|&b| b == b'\n') {
@@ -189,25 +322,29 @@ fn read_line(reader: &mut impl BufRead) -> std::io::Result<Line> {
 
 fn serve(stream: TcpStream, player: &mut Player, search: &mut Search) -> Result<()> {
     let timeout = Duration::from_secs(player.idle_timeout.max(1));
-    stream.set_read_timeout(Some(timeout))?;
     stream.set_write_timeout(Some(timeout))?;
     let _ = stream.set_nodelay(true);
     let mut reader = BufReader::new(stream.try_clone()?);
     let mut writer = stream;
     loop {
-        let reply = match read_line(&mut reader)? {
+        let deadline = Instant::now().checked_add(timeout);
+        let reply = match read_line(&mut reader, deadline)? {
             Line::End => return Ok(()),
             Line::TooLong => Reply::Text(format!(
                 "Error: line too long (more than {MAX_LINE} bytes)\n"
             )),
-            Line::Text(bytes) => {
-                let had_nul = bytes.contains(&0);
+            Line::Unterminated(bytes)
+                if bytes.iter().all(|b| *b == 0 || b.is_ascii_whitespace()) =>
+            {
+                // The NUL GNU Backgammon sends after its last line, with nothing after it.
+                return Ok(());
+            }
+            Line::Text(bytes) | Line::Unterminated(bytes) => {
+                // GNU Backgammon ends each line with a newline and a NUL: the NUL arrives at the
+                // start of the next line. A line of nothing but NULs gets an error, as any
+                // other empty line.
                 let text = String::from_utf8_lossy(&bytes);
                 let text: String = text.chars().filter(|&c| c != '\0').collect();
-                if had_nul && text.trim().is_empty() {
-                    // The NUL GNU Backgammon sends after its last line, with nothing after it.
-                    continue;
-                }
                 if player.verbose {
                     eprintln!("<- {}", text.trim_end());
                 }
@@ -260,7 +397,8 @@ fn boolean(word: Option<&&str>) -> Option<bool> {
     }
 }
 
-/// The engine side of the protocol: settings plus the answers.
+/// The engine side of the protocol: settings plus the answers. Each connection has its own.
+#[derive(Clone)]
 struct Player {
     settings: EvalSettings,
     jacoby: bool,
@@ -307,7 +445,7 @@ impl Player {
         if lower.starts_with("board:") {
             return match self.board_command(line, search) {
                 Ok(text) => Reply::Text(text),
-                Err(e) => error(format!("{e:#}")),
+                Err(e) => error(crate::one_line(&e)),
             };
         }
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -323,7 +461,7 @@ impl Player {
                 };
                 match self.evaluation(board, search) {
                     Ok(text) => Reply::Text(text),
-                    Err(e) => error(format!("{e:#}")),
+                    Err(e) => error(crate::one_line(&e)),
                 }
             }
             "version" if words.len() == 1 => Reply::Text(format!(
@@ -340,7 +478,7 @@ impl Player {
             "set" => self.set(&words[1..]),
             _ => error(format!(
                 "unknown command '{}' (expected a board: line, evaluation, version, help, set or exit)",
-                first.chars().take(40).collect::<String>()
+                shorten(first)
             )),
         }
     }
@@ -352,16 +490,22 @@ impl Player {
                     self.debug = on;
                     Reply::Text(format!("Debug output {}\n", if on { "ON" } else { "OFF" }))
                 }
-                None => error(format!("set debug takes on or off, not '{value}'")),
+                None => error(format!(
+                    "set debug takes on or off, not '{}'",
+                    shorten(value)
+                )),
             },
             [what, value] if what.eq_ignore_ascii_case("interface") => {
                 match value.to_ascii_lowercase().as_str() {
                     "new" => Reply::Text("New interface ON\n".to_string()),
                     "old" => Reply::Text("New interface OFF\n".to_string()),
-                    _ => error(format!("set interface takes new or old, not '{value}'")),
+                    _ => error(format!(
+                        "set interface takes new or old, not '{}'",
+                        shorten(value)
+                    )),
                 }
             }
-            [what, ..] => error(format!("set option '{what}' not supported")),
+            [what, ..] => error(format!("set option '{}' not supported", shorten(what))),
             [] => error("set what? (set debug on|off)"),
         }
     }
@@ -448,7 +592,7 @@ impl Player {
                             .ok()
                             .filter(|f| f.is_finite())
                             .ok_or_else(|| {
-                                anyhow!("option 'noise' takes a number, not '{value}'")
+                                anyhow!("option 'noise' takes a number, not '{}'", shorten(value))
                             })?
                     };
                     if !(0.0..=10.0).contains(&noise) {
@@ -471,10 +615,7 @@ impl Player {
                     options.cubeful = false;
                     1
                 }
-                _ => bail!(
-                    "unexpected '{}' after the board",
-                    words[i].chars().take(40).collect::<String>()
-                ),
+                _ => bail!("unexpected '{}' after the board", shorten(words[i])),
             };
             i += used;
         }
@@ -644,9 +785,96 @@ mod tests {
     fn long_lines_are_cut() {
         let mut input = vec![b'x'; MAX_LINE + 10];
         input.extend_from_slice(b"\nversion\n");
-        let mut reader = std::io::Cursor::new(input);
-        assert!(matches!(read_line(&mut reader).unwrap(), Line::TooLong));
-        assert!(matches!(read_line(&mut reader).unwrap(), Line::Text(t) if t == b"version"));
-        assert!(matches!(read_line(&mut reader).unwrap(), Line::End));
+        let mut reader = BufReader::new(std::io::Cursor::new(input));
+        assert_eq!(read_line(&mut reader, None).unwrap(), Line::TooLong);
+        assert_eq!(
+            read_line(&mut reader, None).unwrap(),
+            Line::Text(b"version".to_vec())
+        );
+        assert_eq!(read_line(&mut reader, None).unwrap(), Line::End);
+    }
+}
+
+// The line generator shared with tests/fuzz.rs (also loaded by the other protocol's module).
+#[cfg(test)]
+#[path = "../tests/fuzz/lines.rs"]
+#[allow(clippy::duplicate_mod)]
+mod fuzz_lines;
+
+/// Mutated external-player lines straight into [`Player::answer`] (`tests/fuzz.rs` sends a few
+/// thousand through the binary), at the beginner level (0-ply) with `evaluation` at 0 plies.
+/// `cargo test --release -p cubeful-cli --bin cubeful-cli -- --ignored million`.
+#[cfg(test)]
+mod fuzz_tests {
+    use super::fuzz_lines::{external_case, external_seeds, seed, Rng};
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: Args,
+    }
+
+    /// Runs `cases` lines; returns the error messages that are not one line under 1,000 bytes.
+    fn fuzz(cases: usize, seed: u64) -> usize {
+        let started = std::time::Instant::now();
+        let cli = Cli::parse_from(["external", "0", "--level", "beginner", "--no-bearoff"]);
+        let mut player = Player::new(&cli.args);
+        let mut search = Search::new(std::sync::Arc::new(cubeful_engine::eval::Nets::embedded()));
+        let seeds = external_seeds();
+        let mut rng = Rng(seed);
+        let (mut answered, mut refused, mut bad_messages) = (0, 0, Vec::new());
+        for _ in 0..cases {
+            let line = external_case(&mut rng, &seeds);
+            match player.answer(&line, &mut search) {
+                Reply::Text(text) if text.starts_with("Error:") => {
+                    refused += 1;
+                    let message = text.trim_end_matches('\n');
+                    if message.contains('\n') || message.len() >= 1000 {
+                        bad_messages.push((message.to_string(), line));
+                    }
+                }
+                Reply::Text(_) => answered += 1,
+                Reply::Close => panic!("{line:?} closed the connection"),
+            }
+        }
+        println!(
+            "external player in process: {cases} cases in {:.1} s: {answered} answered, \
+             {refused} refused; {} error messages not one line under 1,000 bytes",
+            started.elapsed().as_secs_f64(),
+            bad_messages.len()
+        );
+        for (message, line) in bad_messages.iter().take(3) {
+            let cut = |s: &str| s.chars().take(200).collect::<String>();
+            println!(
+                "  {:?} ({} bytes) for {:?}",
+                cut(message),
+                message.len(),
+                cut(line)
+            );
+        }
+        assert!(
+            answered > cases / 20 && refused > cases / 4,
+            "{answered}, {refused}"
+        );
+        bad_messages.len()
+    }
+
+    #[test]
+    fn mutated_lines() {
+        let _ = fuzz(5_000, seed(0xF022_0202));
+    }
+
+    #[test]
+    #[ignore = "a million cases: cargo test --release -p cubeful-cli --bin cubeful-cli -- --ignored"]
+    fn mutated_lines_million() {
+        let _ = fuzz(1_000_000, seed(0xF022_1202));
+    }
+
+    /// Every error message is one line under 1,000 bytes.
+    #[test]
+    fn error_messages_are_one_short_line() {
+        assert_eq!(fuzz(20_000, seed(0xF022_2202)), 0);
     }
 }

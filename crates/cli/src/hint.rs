@@ -38,20 +38,23 @@ pub struct Args {
     /// Roll the decision out instead (the engine's default rollout settings).
     #[arg(long, conflicts_with_all = ["plies", "level", "reduced"])]
     rollout: bool,
-    /// With --rollout: games per alternative.
-    #[arg(long, default_value_t = 1296, value_name = "N", requires = "rollout")]
+    /// With --rollout: games per alternative (1 to 100000000).
+    #[arg(long, default_value_t = 1296, value_name = "N", requires = "rollout",
+          value_parser = crate::options::trials())]
     trials: u32,
-    /// With --rollout: how many of the best plays to roll out.
-    #[arg(long, default_value_t = 5, value_name = "N", requires = "rollout")]
+    /// With --rollout: how many of the best plays to roll out (1 to 1000).
+    #[arg(long, default_value_t = 5, value_name = "N", requires = "rollout",
+          value_parser = crate::options::candidates())]
     candidates: usize,
     /// With --rollout: the dice seed [default: from the clock].
     #[arg(long, value_name = "S", requires = "rollout")]
     seed: Option<u64>,
-    /// With --rollout: threads [default: all cores].
-    #[arg(long, default_value_t = 0, value_name = "T", requires = "rollout")]
+    /// With --rollout: threads, 0 (all cores, the default) to 256.
+    #[arg(long, default_value_t = 0, value_name = "T", requires = "rollout",
+          value_parser = crate::options::threads_or_zero())]
     threads: usize,
-    /// How many plays to list (all with --json).
-    #[arg(long, default_value_t = 10)]
+    /// How many plays to list, 1 to 1000 (all with --json).
+    #[arg(long, default_value_t = 10, value_parser = crate::options::candidates())]
     top: usize,
     /// Print JSON.
     #[arg(long)]
@@ -61,8 +64,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let (position, state) = gnubg_id::decode(&args.position)
-        .with_context(|| format!("bad GNU Backgammon ID {:?}", args.position))?;
+    let (position, state) = gnubg_id::decode(&args.position).context("bad GNU Backgammon ID")?;
     let beavers = Rules::money().beavers && !args.no_beavers;
     let mut query = Query::from_state(position, state, beavers);
     if let Some(d) = &args.dice {

@@ -17,6 +17,7 @@ mod hint;
 mod matches;
 mod moves;
 mod nets;
+mod options;
 mod report;
 mod rollout;
 mod show;
@@ -92,7 +93,26 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Bad arguments: one line, as for every other error (see `clap_one_line`).
+        Err(e)
+            if e.use_stderr()
+                && e.kind() != clap::error::ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            eprintln!(
+                "cubeful-cli: {}",
+                one_line(&anyhow::Error::msg(clap_one_line(&e)))
+            );
+            return ExitCode::from(2);
+        }
+        // --help and --version (clap ignores a closed standard output here), and the help of a
+        // command group given without its subcommand (`bench`), on standard error with status 2.
+        Err(e) => e.exit(),
+    };
+    if !matches!(cli.command, Some(Command::External(_))) {
+        die_quietly_on_closed_pipe();
+    }
     let result = match cli.command {
         None => terminal::run(&cli.terminal),
         Some(Command::Moves(args)) => moves::run(&args),
@@ -120,19 +140,133 @@ fn main() -> ExitCode {
     }
 }
 
-/// The error and its causes in one line. Engine errors often repeat their cause in their own
-/// message; a cause already contained in the text so far is not repeated.
+/// The error and its causes in one line, joined with ": ". Engine errors often repeat their
+/// cause in their own message: a cause already contained in the text so far is not repeated,
+/// and a cause that begins with the end of the text so far (`bad Position ID "X"` followed by
+/// `Position ID "X": …`) is joined without the repeated part. Control characters are escaped so
+/// that the message stays on one line, and an overlong message is cut.
 pub(crate) fn one_line(error: &anyhow::Error) -> String {
+    /// Longest message printed, in characters.
+    const MAX_CHARS: usize = 600;
     let mut text = String::new();
     for cause in error.chain() {
         let message = cause.to_string();
-        if text.contains(&message) {
+        let message = message.trim();
+        if message.is_empty() || text.contains(message) {
+            continue;
+        }
+        let overlap = overlap(&text, message);
+        if overlap > 0 {
+            text.push_str(&message[overlap..]);
             continue;
         }
         if !text.is_empty() {
             text.push_str(": ");
         }
-        text.push_str(&message);
+        text.push_str(message);
+    }
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == MAX_CHARS {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The length of the longest end of `text` that `message` begins with, counted only when it
+/// starts a word of `text`, ends a word of `message` and is at least 8 bytes long (shorter
+/// overlaps are chance).
+fn overlap(text: &str, message: &str) -> usize {
+    let mut best = 0;
+    for (start, _) in text.char_indices() {
+        let end = &text[start..];
+        let starts_word = start == 0 || text[..start].ends_with([' ', '(', ':']);
+        if end.len() < 8 || !starts_word || !message.starts_with(end) {
+            continue;
+        }
+        let after = &message[end.len()..];
+        if after.is_empty() || after.starts_with([':', ' ', ',', ';', ')']) {
+            best = end.len();
+            break;
+        }
+    }
+    best
+}
+
+/// A command-line error of clap on one line: its message without the "error: " prefix, the
+/// usage and the pointer to --help, other lines (an argument's name, a tip) joined to it.
+fn clap_one_line(error: &clap::Error) -> String {
+    let rendered = error.render().to_string();
+    let mut text = String::new();
+    for line in rendered.lines() {
+        let line = line.trim();
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            break;
+        }
+        if line.is_empty() {
+            continue;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        if !text.is_empty() {
+            text.push_str(if text.ends_with(':') { " " } else { "; " });
+        }
+        text.push_str(line);
     }
     text
+}
+
+/// Restores the default action of SIGPIPE, so that writing to a closed pipe
+/// (`cubeful-cli moves … | head -1`) ends the program quietly, as for other command-line tools,
+/// with the conventional status 141 in a shell.
+///
+/// Rust ignores SIGPIPE, so such a write fails with EPIPE instead and `println!` panics on it
+/// ("failed printing to stdout: Broken pipe"). Restoring the signal is the one change that
+/// covers every `println!` of every command; handling the error instead would take a checked
+/// writer in each of them. Sockets are not affected (the standard library sends with
+/// MSG_NOSIGNAL, or sets SO_NOSIGPIPE), and the `external` server keeps Rust's behaviour anyway,
+/// so that a client that goes away is an error of its connection, never the server's end. The
+/// one child process (`bench rollout --gnubg`) is not written to.
+fn die_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called on the main thread before any other thread is started; SIG_DFL is a valid
+    // action for SIGPIPE and no handler of ours is replaced.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+    use anyhow::{anyhow, Context};
+
+    #[test]
+    fn errors_print_on_one_line_without_repeats() {
+        let e = Err::<(), _>(anyhow!("Position ID \"X\": too short"))
+            .context("bad Position ID \"X\"")
+            .unwrap_err();
+        assert_eq!(one_line(&e), "bad Position ID \"X\": too short");
+        let e = Err::<(), _>(anyhow!("inner"))
+            .context("outer: inner")
+            .unwrap_err();
+        assert_eq!(one_line(&e), "outer: inner");
+        let e = Err::<(), _>(anyhow!("two\nlines\0"))
+            .context("cannot read")
+            .unwrap_err();
+        assert_eq!(one_line(&e), "cannot read: two lines\\u{0}");
+        let e = anyhow!("{}", "x".repeat(100_000));
+        assert!(one_line(&e).len() < 700);
+        // Short chance overlaps are not merged.
+        let e = Err::<(), _>(anyhow!("file missing"))
+            .context("the file")
+            .unwrap_err();
+        assert_eq!(one_line(&e), "the file: file missing");
+    }
 }

@@ -23,8 +23,12 @@ struct Entry {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let position = position_id::decode(&args.position)
-        .with_context(|| format!("bad Position ID {:?}", args.position))?;
+    let position = position_id::decode(&args.position).with_context(|| {
+        format!(
+            "bad Position ID {}",
+            cubeful_engine::formats::quote(&args.position)
+        )
+    })?;
     let dice: Dice = args
         .dice
         .parse()

@@ -23,6 +23,9 @@ use serde::Serialize;
 
 use crate::nets::EngineArgs;
 
+/// The latest ply of --truncate and --late (games rarely last 200 plies).
+const MAX_PLY: i64 = 10_000;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// GNU Backgammon Position ID, optionally `:MATCH-ID` (without it: money game, cube centred).
@@ -33,14 +36,15 @@ pub struct Args {
     /// Roll out the cube decision of the player on roll: no double and double/take.
     #[arg(long)]
     cube: bool,
-    /// How many of the best plays (ranked at --plies) to roll out.
-    #[arg(long, default_value_t = 5, value_name = "N")]
+    /// How many of the best plays (ranked at --plies) to roll out (1 to 1000).
+    #[arg(long, default_value_t = 5, value_name = "N", value_parser = crate::options::candidates())]
     candidates: usize,
-    /// Games per alternative.
-    #[arg(long, default_value_t = 1296, value_name = "N")]
+    /// Games per alternative (1 to 100000000).
+    #[arg(long, default_value_t = 1296, value_name = "N", value_parser = crate::options::trials())]
     trials: u32,
-    /// Stop every game after P plies and evaluate it (at --truncation-plies).
-    #[arg(long, value_name = "P")]
+    /// Stop every game after P plies and evaluate it (at --truncation-plies; 0: never, at most
+    /// 10000).
+    #[arg(long, value_name = "P", value_parser = clap::value_parser!(u32).range(0..=MAX_PLY))]
     truncate: Option<u32>,
     /// Lookahead of the evaluation at the truncation point, 0 to 4.
     #[arg(long, default_value_t = 0, value_name = "P", value_parser = clap::value_parser!(u8).range(0..=4))]
@@ -51,8 +55,8 @@ pub struct Args {
     /// Cube decisions during the games: lookahead 0 to 4 [default: --plies].
     #[arg(long, value_name = "P", value_parser = clap::value_parser!(u8).range(0..=4))]
     cube_plies: Option<u8>,
-    /// Use other settings from this ply of each game on (--late-plies).
-    #[arg(long, value_name = "PLY")]
+    /// Use other settings from this ply of each game on (--late-plies; 0 to 10000).
+    #[arg(long, value_name = "PLY", value_parser = clap::value_parser!(u32).range(0..=MAX_PLY))]
     late: Option<u32>,
     /// Checker and cube lookahead from the --late ply on.
     #[arg(long, default_value_t = 0, value_name = "P", requires = "late", value_parser = clap::value_parser!(u8).range(0..=4))]
@@ -72,18 +76,21 @@ pub struct Args {
     /// The dice seed [default: from the clock; the output gives it].
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// Threads [default: all cores].
-    #[arg(long, default_value_t = 0, value_name = "T")]
+    /// Threads, 0 (all cores, the default) to 256.
+    #[arg(long, default_value_t = 0, value_name = "T", value_parser = crate::options::threads_or_zero())]
     threads: usize,
-    /// Stop an alternative once the standard errors of its equities are at most X.
-    #[arg(long, value_name = "X", conflicts_with = "stop_jsd")]
+    /// Stop an alternative once the standard errors of its equities are at most X (more than
+    /// 0, at most 100).
+    #[arg(long, value_name = "X", conflicts_with = "stop_jsd",
+          value_parser = crate::options::number_above(0.0, 100.0))]
     stop_se: Option<f64>,
     /// Pause candidates more than X joint standard deviations behind the best (GNU
-    /// Backgammon's JSD rule; 2.33 is its default).
-    #[arg(long, value_name = "X")]
+    /// Backgammon's JSD rule; 2.33 is its default; more than 0, at most 100).
+    #[arg(long, value_name = "X", value_parser = crate::options::number_above(0.0, 100.0))]
     stop_jsd: Option<f64>,
-    /// Trials before a stop rule may stop anything.
-    #[arg(long, default_value_t = 324, value_name = "N")]
+    /// Trials before a stop rule may stop anything (0 to 100000000).
+    #[arg(long, default_value_t = 324, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(0..=crate::options::MAX_TRIALS))]
     min_trials: u32,
     /// Money play without beavers (a Match ID does not say).
     #[arg(long)]
@@ -127,8 +134,7 @@ struct RolloutJson<'a> {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let (position, state) = gnubg_id::decode(&args.position)
-        .with_context(|| format!("bad GNU Backgammon ID {:?}", args.position))?;
+    let (position, state) = gnubg_id::decode(&args.position).context("bad GNU Backgammon ID")?;
     if position.result().is_some() {
         bail!(
             "the game is over in {:?}: there is nothing to roll out",

@@ -53,11 +53,11 @@ fn player_name(p: Player) -> &'static str {
 pub fn run(args: &Args) -> Result<()> {
     let xgid = match (&args.id, &args.xgid) {
         (Some(id), None) => {
-            let (position, state) =
-                gnubg_id::decode(id).with_context(|| format!("bad GNU Backgammon ID {id:?}"))?;
+            let (position, state) = gnubg_id::decode(id).context("bad GNU Backgammon ID")?;
             Xgid::new(position, state)
         }
-        (None, Some(x)) => Xgid::parse(x).with_context(|| format!("bad XGID {x:?}"))?,
+        (None, Some(x)) => Xgid::parse(x)
+            .with_context(|| format!("bad XGID {}", cubeful_engine::formats::quote(x)))?,
         _ => bail!("give a Position ID (optionally with :MATCH-ID) or --xgid XGID"),
     };
     let (position, state) = (xgid.position, xgid.state);

@@ -61,8 +61,7 @@ fn decode(id: &str) -> Result<(Position, MatchState, bool)> {
         let x = Xgid::parse(trimmed).with_context(|| format!("bad XGID {id:?}"))?;
         return Ok((x.position, x.state, x.beavers));
     }
-    let (position, state) =
-        gnubg_id::decode(id).with_context(|| format!("bad GNU Backgammon ID {id:?}"))?;
+    let (position, state) = gnubg_id::decode(id).context("bad GNU Backgammon ID")?;
     Ok((position, state, Rules::money().beavers))
 }
 

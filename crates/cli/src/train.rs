@@ -44,8 +44,8 @@ pub struct PruneArgs {
     /// Folders of data files (every *.bin in each), as `train label` writes them.
     #[arg(long, value_name = "DIR")]
     data_dir: Vec<PathBuf>,
-    /// Use at most this many positions of the data (the first ones).
-    #[arg(long)]
+    /// Use at most this many positions of the data (the first ones), 1 to 1000000000.
+    #[arg(long, value_parser = crate::options::count(1, 1_000_000_000))]
     positions: Option<usize>,
     /// Positions after plays of one random roll added per data position.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=64))]
@@ -56,7 +56,7 @@ pub struct PruneArgs {
     /// Hidden units of the race pruning net.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=128))]
     hidden_race: u64,
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, value_parser = crate::options::count(1, 10_000))]
     epochs: usize,
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
     batch: u64,
@@ -73,7 +73,8 @@ pub struct PruneArgs {
     /// Output folder: the full nets and prune-contact.net, prune-crashed.net, prune-race.net.
     #[arg(long)]
     out: PathBuf,
-    #[arg(long)]
+    /// Worker threads, 1 to 256 [default: all cores].
+    #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
 }
 
@@ -97,10 +98,11 @@ pub struct LabelArgs {
     /// Chunk i uses seed `seed * 1_000_003 + i`.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Chance of playing one of the five best moves at random instead of the best.
-    #[arg(long, default_value_t = 0.1)]
+    /// Chance of playing one of the five best moves at random instead of the best (0 to 1).
+    #[arg(long, default_value_t = 0.1, value_parser = crate::options::probability)]
     explore: f64,
-    #[arg(long)]
+    /// Worker threads, 1 to 256 [default: all cores].
+    #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
 }
 
@@ -109,18 +111,19 @@ pub struct SampleArgs {
     /// Nets that play the games and compute the targets (default: the embedded nets).
     #[command(flatten)]
     nets: crate::nets::NetsArg,
-    /// Number of positions.
-    #[arg(long, default_value_t = 200_000)]
+    /// Number of positions, 1 to 10000000.
+    #[arg(long, default_value_t = 200_000, value_parser = crate::options::count(1, 10_000_000))]
     positions: usize,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Chance of playing one of the five best moves at random instead of the best.
-    #[arg(long, default_value_t = 0.1)]
+    /// Chance of playing one of the five best moves at random instead of the best (0 to 1).
+    #[arg(long, default_value_t = 0.1, value_parser = crate::options::probability)]
     explore: f64,
     /// Output data file.
     #[arg(long)]
     out: PathBuf,
-    #[arg(long)]
+    /// Worker threads, 1 to 256 [default: all cores].
+    #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
 }
 
@@ -245,38 +248,49 @@ fn share(s: &str) -> Result<f64, String> {
     }
 }
 
+/// The most games of a TD run (and the longest half-life and checkpoint interval).
+const MAX_TD_GAMES: u64 = 1_000_000_000;
+
 #[derive(clap::Args)]
 pub struct TdArgs {
     /// Checkpoint folder: nets and state.ron are written here and resumed from.
     #[arg(long)]
     dir: PathBuf,
-    /// Total games (a resumed run is extended to this many).
-    #[arg(long, default_value_t = 300_000)]
+    /// Total games, 1 to 1000000000 (a resumed run is extended to this many).
+    #[arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TD_GAMES))]
     games: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    #[arg(long, default_value_t = 0.02)]
+    /// Initial learning rate (more than 0, at most 1).
+    #[arg(long, default_value_t = 0.02, value_parser = rate)]
     alpha: f32,
     /// Games after which the learning rate halves.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TD_GAMES))]
     alpha_half_life: u64,
-    #[arg(long, default_value_t = 0.002)]
+    /// Lowest learning rate (0 to 1).
+    #[arg(long, default_value_t = 0.002, value_parser = rate_or_zero)]
     alpha_end: f32,
-    #[arg(long, default_value_t = 0.7)]
+    /// λ of the targets (0 to 1).
+    #[arg(long, default_value_t = 0.7, value_parser = crate::options::number_f32(0.0, 1.0))]
     lambda: f32,
-    #[arg(long, default_value_t = 128)]
+    /// Hidden units of the contact and crashed nets (1 to 1024).
+    #[arg(long, default_value_t = 128, value_parser = crate::options::count(1, 1024))]
     hidden: usize,
-    #[arg(long, default_value_t = 64)]
+    /// Hidden units of the race net (1 to 1024).
+    #[arg(long, default_value_t = 64, value_parser = crate::options::count(1, 1024))]
     hidden_race: usize,
-    #[arg(long, default_value_t = 16)]
+    /// Games per batch, played with frozen nets (1 to 4096).
+    #[arg(long, default_value_t = 16, value_parser = crate::options::count(1, 4096))]
     batch: usize,
-    #[arg(long, default_value_t = 5_000)]
+    /// Games between checkpoints (1 to 1000000000).
+    #[arg(long, default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..=MAX_TD_GAMES))]
     checkpoint_every: u64,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
+    /// Worker threads, 1 to 256 [default: all cores].
+    #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
-    /// At each checkpoint, play this many games against PubEval and print the result (0: never).
-    #[arg(long, default_value_t = 1000)]
+    /// At each checkpoint, play this many games against PubEval and print the result (0: never;
+    /// at most 1000000).
+    #[arg(long, default_value_t = 1000, value_parser = crate::options::count(0, 1_000_000))]
     bench_games: usize,
     /// PubEval weights for the checkpoint benchmark.
     #[arg(long, default_value = cubeful_train::players::DEFAULT_PUBEVAL_DIR)]
@@ -401,7 +415,7 @@ fn run_prune(args: &PruneArgs) -> Result<()> {
 }
 
 fn threads_or_all(threads: Option<usize>) -> usize {
-    threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    threads.unwrap_or_else(crate::options::all_cores)
 }
 
 fn run_sample(args: &SampleArgs) -> Result<()> {
@@ -429,9 +443,6 @@ fn run_sample(args: &SampleArgs) -> Result<()> {
 }
 
 fn run_label(args: &LabelArgs) -> Result<()> {
-    if !(0.0..=1.0).contains(&args.explore) {
-        anyhow::bail!("--explore must be between 0 and 1");
-    }
     let threads = threads_or_all(args.threads);
     let nets = args.nets.load()?;
     if !args.dir.is_dir() {
@@ -650,9 +661,7 @@ fn run_adam(args: &SupervisedArgs, nets: Nets, examples: &[Example]) -> Result<(
 }
 
 fn run_td(args: &TdArgs) -> Result<()> {
-    let threads = args
-        .threads
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = threads_or_all(args.threads);
     let config = TdConfig {
         games: args.games,
         seed: args.seed,

@@ -36,6 +36,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use cubeful_engine::analysis::hint::{self, response_word, Hint, Query, Question};
+use cubeful_engine::formats::shorten;
 use cubeful_engine::search::{EvalSettings, Level, Search};
 use cubeful_engine::{
     gnubg_id, position_id, xgid, CubeOwner, Dice, MatchState, Move, Player, Position,
@@ -344,7 +345,10 @@ impl Engine {
                 }
                 _ => fail(
                     Code::SearchInProgress,
-                    format!("'{keyword}' must wait until the search has answered"),
+                    format!(
+                        "'{}' must wait until the search has answered",
+                        shorten(keyword)
+                    ),
                 ),
             };
         }
@@ -375,8 +379,9 @@ impl Engine {
             "setcube" => self.set_cube(args),
             "setturn" => match args {
                 [p] => {
-                    let p = player(p)
-                        .ok_or_else(|| bad(format!("setturn takes p0 or p1, not '{p}'")))?;
+                    let p = player(p).ok_or_else(|| {
+                        bad(format!("setturn takes p0 or p1, not '{}'", shorten(p)))
+                    })?;
                     self.context.turn = p;
                     self.context.doubled = false;
                     Ok(())
@@ -396,10 +401,7 @@ impl Engine {
             "go" => self.go(args),
             _ => fail(
                 Code::UnknownCommand,
-                format!(
-                    "'{}' is not a UBGI command",
-                    keyword.chars().take(40).collect::<String>()
-                ),
+                format!("'{}' is not a UBGI command", shorten(keyword)),
             ),
         }
     }
@@ -448,7 +450,9 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|t| (1..=64).contains(t))
-                    .ok_or_else(|| bad(format!("Threads takes 1 to 64, not '{value}'")))?;
+                    .ok_or_else(|| {
+                        bad(format!("Threads takes 1 to 64, not '{}'", shorten(&value)))
+                    })?;
                 self.options.threads = t;
             }
             "seed" => {
@@ -456,7 +460,12 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|s| *s <= u64::from(u32::MAX))
-                    .ok_or_else(|| bad(format!("Seed takes 0 to 4294967295, not '{value}'")))?;
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "Seed takes 0 to 4294967295, not '{}'",
+                            shorten(&value)
+                        ))
+                    })?;
                 self.options.seed = s;
                 if let Some(search) = &mut self.search {
                     search.set_noise_seed(s);
@@ -464,7 +473,10 @@ impl Engine {
             }
             "deterministic" => {
                 self.options.deterministic = on_off(&value).ok_or_else(|| {
-                    bad(format!("Deterministic takes true or false, not '{value}'"))
+                    bad(format!(
+                        "Deterministic takes true or false, not '{}'",
+                        shorten(&value)
+                    ))
                 })?;
             }
             "evalmode" => {
@@ -474,7 +486,10 @@ impl Engine {
                     _ => {
                         return fail(
                             Code::BadArgument,
-                            format!("EvalMode takes cubeful or cubeless, not '{value}'"),
+                            format!(
+                                "EvalMode takes cubeful or cubeless, not '{}'",
+                                shorten(&value)
+                            ),
                         )
                     }
                 };
@@ -486,7 +501,7 @@ impl Engine {
                 let known = "Threads, Seed, Deterministic, EvalMode, Level";
                 return fail(
                     Code::UnsupportedFeature,
-                    format!("no option '{name}' (options: {known})"),
+                    format!("no option '{}' (options: {known})", shorten(&name)),
                 );
             }
         }
@@ -502,7 +517,7 @@ impl Engine {
         while i < args.len() {
             let value = args
                 .get(i + 1)
-                .ok_or_else(|| bad(format!("'{}' needs a value", args[i])))?;
+                .ok_or_else(|| bad(format!("'{}' needs a value", shorten(args[i]))))?;
             match args[i] {
                 "type" => kind = Some(*value),
                 "length" => {
@@ -510,7 +525,9 @@ impl Engine {
                         .parse()
                         .ok()
                         .filter(|n| (1..=cubeful_engine::game::MAX_MATCH_LENGTH).contains(n))
-                        .ok_or_else(|| bad(format!("length takes 1 to 64, not '{value}'")))?;
+                        .ok_or_else(|| {
+                            bad(format!("length takes 1 to 64, not '{}'", shorten(value)))
+                        })?;
                     length = Some(n);
                 }
                 "jacoby" => jacoby = on_off(value).ok_or_else(|| bad("jacoby takes on or off"))?,
@@ -520,7 +537,7 @@ impl Engine {
                 other => {
                     return fail(
                         Code::BadArgument,
-                        format!("unknown newsession argument '{other}'"),
+                        format!("unknown newsession argument '{}'", shorten(other)),
                     )
                 }
             }
@@ -532,7 +549,7 @@ impl Engine {
             Some(v @ ("nackgammon" | "hypergammon" | "acey-deucey")) => {
                 return fail(Code::UnsupportedFeature, format!("{v} is not supported"))
             }
-            Some(other) => return fail(Code::BadArgument, format!("type is money or match, not '{other}'")),
+            Some(other) => return fail(Code::BadArgument, format!("type is money or match, not '{}'", shorten(other))),
             None => return fail(Code::BadArgument, "usage: newsession type <money|match> [length <N>] [jacoby <on|off>] [crawford <on|off>]"),
         };
         self.context = Context {
@@ -561,7 +578,7 @@ impl Engine {
                 .parse::<u16>()
                 .ok()
                 .filter(|s| *s <= 0x7FFF)
-                .ok_or_else(|| bad(format!("a score is a number, not '{text}'")))?;
+                .ok_or_else(|| bad(format!("a score is a number, not '{}'", shorten(text))))?;
         }
         let length = self.context.match_length;
         if length > 0 && score.iter().any(|&s| s >= length) {
@@ -577,7 +594,7 @@ impl Engine {
             Some(other) => {
                 return fail(
                     Code::BadArgument,
-                    format!("'{other}' is not crawford or postcrawford"),
+                    format!("'{}' is not crawford or postcrawford", shorten(other)),
                 )
             }
         };
@@ -607,15 +624,17 @@ impl Engine {
             .filter(|v: &u32| v.is_power_of_two() && *v <= 1 << 15)
             .ok_or_else(|| {
                 bad(format!(
-                    "the cube is a power of two up to 32768, not '{value}'"
+                    "the cube is a power of two up to 32768, not '{}'",
+                    shorten(value)
                 ))
             })?;
-        let owner = match *owner {
-            "center" | "centre" => CubeOwner::Centered,
-            p => CubeOwner::Owned(
-                player(p).ok_or_else(|| bad(format!("owner is center, p0 or p1, not '{p}'")))?,
-            ),
-        };
+        let owner =
+            match *owner {
+                "center" | "centre" => CubeOwner::Centered,
+                p => CubeOwner::Owned(player(p).ok_or_else(|| {
+                    bad(format!("owner is center, p0 or p1, not '{}'", shorten(p)))
+                })?),
+            };
         self.context.cube_log2 = v.trailing_zeros() as u8;
         self.context.owner = owner;
         Ok(())
@@ -630,7 +649,10 @@ impl Engine {
         };
         let text = rest.join(" ");
         if text.is_empty() {
-            return fail(Code::BadArgument, format!("position {format} needs an ID"));
+            return fail(
+                Code::BadArgument,
+                format!("position {} needs an ID", shorten(format)),
+            );
         }
         match *format {
             "gnubgid" => {
@@ -648,7 +670,7 @@ impl Engine {
             other => {
                 return fail(
                     Code::UnsupportedFeature,
-                    format!("position format '{other}' (use gnubgid or xgid)"),
+                    format!("position format '{}' (use gnubgid or xgid)", shorten(other)),
                 )
             }
         }
@@ -674,7 +696,7 @@ impl Engine {
         while i < args.len() {
             let value = args
                 .get(i + 1)
-                .ok_or_else(|| bad(format!("'{}' needs a value", args[i])))?;
+                .ok_or_else(|| bad(format!("'{}' needs a value", shorten(args[i]))))?;
             match args[i] {
                 "role" => {
                     role = Some(match *value {
@@ -684,24 +706,35 @@ impl Engine {
                         other => {
                             return fail(
                                 Code::BadArgument,
-                                format!("role is chequer, cube or turn, not '{other}'"),
+                                format!("role is chequer, cube or turn, not '{}'", shorten(other)),
                             )
                         }
                     })
                 }
                 "depth" => {
-                    let d: u8 =
-                        value.parse().ok().filter(|d| *d <= 4).ok_or_else(|| {
-                            bad(format!("depth takes 0 to 4 plies, not '{value}'"))
-                        })?;
+                    let d: u8 = value.parse().ok().filter(|d| *d <= 4).ok_or_else(|| {
+                        bad(format!(
+                            "depth takes 0 to 4 plies, not '{}'",
+                            shorten(value)
+                        ))
+                    })?;
                     depth = Some(d);
                 }
                 "movetime" | "nodes" | "trials" => {
-                    value
-                        .parse::<u64>()
-                        .map_err(|_| bad(format!("{} takes a number, not '{value}'", args[i])))?;
+                    value.parse::<u64>().map_err(|_| {
+                        bad(format!(
+                            "{} takes a number, not '{}'",
+                            args[i],
+                            shorten(value)
+                        ))
+                    })?;
                 }
-                other => return fail(Code::BadArgument, format!("unknown go argument '{other}'")),
+                other => {
+                    return fail(
+                        Code::BadArgument,
+                        format!("unknown go argument '{}'", shorten(other)),
+                    )
+                }
             }
             i += 2;
         }
@@ -933,5 +966,115 @@ mod tests {
         c.crawford_rule = false;
         c.score = [4, 2];
         assert!(!c.crawford());
+    }
+}
+
+// The line generator shared with tests/fuzz.rs (also loaded by the other protocol's module).
+#[cfg(test)]
+#[path = "../tests/fuzz/lines.rs"]
+#[allow(clippy::duplicate_mod)]
+mod fuzz_lines;
+
+/// Mutated UBGI lines straight into the command handler (`tests/fuzz.rs` sends a few thousand
+/// through the binary). `ubgi` and `isready` (no arguments; they print and load the nets) are
+/// skipped, and a `go` runs without a position, so that its arguments are read and checked but
+/// no search starts. `cargo test --release -p cubeful-cli --bin cubeful-cli -- --ignored million`.
+#[cfg(test)]
+mod fuzz_tests {
+    use super::fuzz_lines::{seed, ubgi_case, ubgi_seeds, Rng};
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        engine: EngineArgs,
+    }
+
+    /// Runs `cases` lines; returns the error messages that are not one line under 1,000 bytes.
+    fn fuzz(cases: usize, seed: u64) -> usize {
+        let started = Instant::now();
+        let mut engine = Engine {
+            engine_args: Cli::parse_from(["ubgi", "--no-bearoff"]).engine,
+            options: Options {
+                threads: 1,
+                seed: 0,
+                deterministic: true,
+                cubeful: true,
+                level: Level::WorldClass,
+            },
+            context: Context::new(),
+            search: None,
+            running: None,
+        };
+        let seeds = ubgi_seeds();
+        let mut rng = Rng(seed);
+        let (mut accepted, mut refused, mut skipped, mut bad_messages) = (0, 0, 0, Vec::new());
+        for _ in 0..cases {
+            let line = ubgi_case(&mut rng, &seeds);
+            let line = line.trim();
+            let keyword = line.split_whitespace().next().unwrap_or_default();
+            if line.is_empty() || line == "quit" || keyword == "ubgi" || keyword == "isready" {
+                skipped += 1;
+                continue;
+            }
+            let position = if keyword == "go" {
+                engine.context.position.take()
+            } else {
+                None
+            };
+            let answer = engine.command(line);
+            assert!(engine.running.is_none(), "{line:?} started a search");
+            if position.is_some() {
+                engine.context.position = position;
+            }
+            match answer {
+                Ok(()) => accepted += 1,
+                Err(e) => {
+                    refused += 1;
+                    assert!(!e.message.is_empty(), "{line:?}");
+                    if e.message.contains('\n') || e.message.len() >= 1000 {
+                        bad_messages.push((e.message, line.to_string()));
+                    }
+                }
+            }
+        }
+        println!(
+            "UBGI in process: {cases} cases in {:.1} s: {accepted} accepted, {refused} refused, \
+             {skipped} skipped; {} error messages not one line under 1,000 bytes",
+            started.elapsed().as_secs_f64(),
+            bad_messages.len()
+        );
+        for (message, line) in bad_messages.iter().take(3) {
+            let cut = |s: &str| s.chars().take(200).collect::<String>();
+            println!(
+                "  {:?} ({} bytes) for {:?}",
+                cut(message),
+                message.len(),
+                cut(line)
+            );
+        }
+        assert!(
+            accepted > cases / 20 && refused > cases / 4,
+            "{accepted}, {refused}"
+        );
+        bad_messages.len()
+    }
+
+    #[test]
+    fn mutated_lines() {
+        let _ = fuzz(20_000, seed(0xF022_0201));
+    }
+
+    #[test]
+    #[ignore = "a million cases: cargo test --release -p cubeful-cli --bin cubeful-cli -- --ignored"]
+    fn mutated_lines_million() {
+        let _ = fuzz(1_000_000, seed(0xF022_1201));
+    }
+
+    /// Every error message is one line under 1,000 bytes.
+    #[test]
+    fn error_messages_are_one_short_line() {
+        assert_eq!(fuzz(20_000, seed(0xF022_2201)), 0);
     }
 }

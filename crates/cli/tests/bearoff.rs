@@ -110,6 +110,7 @@ fn show_verify_and_regenerate() {
 #[test]
 fn generate_and_verify_files() {
     let dir = temp_dir("generate");
+    std::fs::create_dir_all(&dir).unwrap();
     let two = dir.join("two.cbd");
     let text = stdout(&["bearoff", "generate", "--two-sided", "3", "-o", s(&two)]);
     assert!(

@@ -118,7 +118,7 @@ fn what_is_not_rolled_out_is_refused() {
             "0",
             "--no-bearoff",
         ],
-        "--trials must be at least 1",
+        "--trials",
     );
     // The rollout's options need --rollout.
     let out = common::run(&["hint", OPENING, "--trials", "36"]);

@@ -190,7 +190,7 @@ fn the_benchmark_reports_games_per_second() {
         assert_eq!(m["program"], "cubeful");
         assert!(m["games_per_second_per_thread"].as_f64().unwrap() > 0.0);
     }
-    assert_refused(&["bench", "rollout", "--games", "0"], "at least 1");
+    assert_refused(&["bench", "rollout", "--games", "0"], "--games");
 }
 
 /// GNU Backgammon's program, if installed.

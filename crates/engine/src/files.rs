@@ -36,6 +36,49 @@ pub enum FileError {
     },
 }
 
+impl FileError {
+    /// The kind of input/output error this is, for callers that tell a missing file
+    /// ([`io::ErrorKind::NotFound`]) from other problems.
+    pub fn kind(&self) -> io::ErrorKind {
+        match self {
+            FileError::Io { source, .. } => source.kind(),
+            FileError::NoFolder { .. } => io::ErrorKind::NotFound,
+            FileError::TooLarge { .. } => io::ErrorKind::InvalidData,
+            FileError::NotRegularTarget { .. } | FileError::NotRegularSource { .. } => {
+                io::ErrorKind::InvalidInput
+            }
+        }
+    }
+
+    /// What went wrong, without the path, as an [`io::Error`] of the same [kind](Self::kind):
+    /// for error types that already name the file (`cannot read net file PATH: REASON`).
+    pub fn into_reason(self) -> io::Error {
+        let kind = self.kind();
+        match self {
+            FileError::Io { source, .. } => source,
+            FileError::NotRegularTarget { .. } => {
+                io::Error::new(kind, "it exists and is not a regular file")
+            }
+            FileError::NotRegularSource { .. } => io::Error::new(kind, "it is not a regular file"),
+            FileError::NoFolder { folder, .. } => io::Error::new(
+                kind,
+                format!("the folder {} does not exist", folder.display()),
+            ),
+            FileError::TooLarge { limit, .. } => {
+                io::Error::new(kind, format!("it is larger than {limit} bytes"))
+            }
+        }
+    }
+}
+
+/// The whole message (path included) as an [`io::Error`] of the same kind, for functions that
+/// return [`io::Result`].
+impl From<FileError> for io::Error {
+    fn from(error: FileError) -> io::Error {
+        io::Error::new(error.kind(), error)
+    }
+}
+
 fn io_error<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> FileError + 'a {
     move |source| FileError::Io {
         action,
@@ -129,7 +172,15 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
         });
     }
     let file = File::open(path).map_err(io_error("read", path))?;
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // The name may have been replaced by something else since the check: look again at what was
+    // opened.
+    let opened = file.metadata().map_err(io_error("read", path))?;
+    if !opened.is_file() {
+        return Err(FileError::NotRegularSource {
+            path: path.to_path_buf(),
+        });
+    }
+    let mut bytes = Vec::with_capacity(opened.len().min(limit) as usize);
     // The file may grow between the check and the read: never read past the limit.
     file.take(limit + 1)
         .read_to_end(&mut bytes)

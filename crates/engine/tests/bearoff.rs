@@ -354,6 +354,7 @@ fn oracle_and_evaluator_use_the_databases() {
 fn files_round_trip_and_corruption_is_rejected() {
     let dir = std::env::temp_dir().join(format!("cubeful-bearoff-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let small = TwoSided::generate(3, &mut |_, _| {}).unwrap();
     let path = dir.join("two-sided-6x3.cbd");
     small.save(&path).unwrap();
@@ -384,6 +385,7 @@ fn verification_recomputes_entries() {
     let dir =
         std::env::temp_dir().join(format!("cubeful-bearoff-recompute-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
     let layout = Layout::new(6, 3).unwrap();
     let db = OneSided::generate(layout, &mut |_, _| {});
     let path = dir.join("one.cbd");

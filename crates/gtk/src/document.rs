@@ -736,8 +736,10 @@ impl Autosave {
                 path: path.clone(),
                 source,
             })?;
-        let seats = fs::read_to_string(self.seats_path())
+        // A small RON file of ours; anything else (a FIFO, a huge file) is no seats file.
+        let seats = read_regular(&self.seats_path(), 64 * 1024)
             .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
             .and_then(|text| ron::from_str::<Seats>(&text).ok());
         Ok(Some(Resumable {
             record: loaded.record,

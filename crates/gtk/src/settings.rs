@@ -10,6 +10,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use cubeful_engine::files::{read_regular, write_atomically};
+use cubeful_engine::game::MAX_MATCH_LENGTH;
 use cubeful_engine::search::Level;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -33,6 +35,9 @@ pub enum SettingsError {
     #[error("{path}: {message}")]
     Parse { path: PathBuf, message: String },
 }
+
+/// The longest settings file read: settings take about 1 KB.
+const MAX_SETTINGS_BYTES: u64 = 1 << 20;
 
 /// Colours of the board, as `#rrggbb`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,6 +76,9 @@ impl ColourSettings {
         }
     }
 }
+
+/// The sizes of a side of the main window, in pixels, taken from the settings file.
+pub const WINDOW_SIDES: std::ops::RangeInclusive<i32> = 200..=16_384;
 
 /// The size of the main window.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -218,21 +226,21 @@ impl Settings {
     /// Reads the settings from `path`. A missing file gives the defaults and no error; an
     /// unreadable or invalid one gives the defaults and the error.
     pub fn load(path: &Path) -> (Settings, Option<SettingsError>) {
-        let text = match fs::read_to_string(path) {
-            Ok(text) => text,
+        let bytes = match read_regular(path, MAX_SETTINGS_BYTES) {
+            Ok(bytes) => bytes,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return (Settings::default(), None),
-            Err(source) => {
+            Err(e) => {
                 return (
                     Settings::default(),
                     Some(SettingsError::Io {
                         path: path.into(),
-                        source,
+                        source: e.into_reason(),
                     }),
                 )
             }
         };
-        match ron::from_str::<Settings>(&text) {
-            Ok(settings) => (settings, None),
+        match ron::from_str::<Settings>(&String::from_utf8_lossy(&bytes)) {
+            Ok(settings) => (settings.checked(), None),
             Err(e) => (
                 Settings::default(),
                 Some(SettingsError::Parse {
@@ -241,6 +249,28 @@ impl Settings {
                 }),
             ),
         }
+    }
+
+    /// The settings with each value a (hand-edited) file may hold out of its range replaced by
+    /// its default: a window side outside [`WINDOW_SIDES`] (GTK refuses a negative size with a
+    /// critical warning), a match longer than the engine's [`MAX_MATCH_LENGTH`], an analysis
+    /// level above 3 plies; the list of recent files is cut to its length.
+    fn checked(mut self) -> Settings {
+        let window = WindowSettings::default();
+        if !WINDOW_SIDES.contains(&self.window.width) {
+            self.window.width = window.width;
+        }
+        if !WINDOW_SIDES.contains(&self.window.height) {
+            self.window.height = window.height;
+        }
+        if self.new_match.length > MAX_MATCH_LENGTH {
+            self.new_match.length = NewMatchSettings::default().length;
+        }
+        if self.analysis_plies > 3 {
+            self.analysis_plies = Settings::default().analysis_plies;
+        }
+        self.recent_files.truncate(crate::document::MAX_RECENT);
+        self
     }
 
     /// Loads the settings and, if the file was broken, moves it aside to `<name>.broken` and
@@ -256,8 +286,9 @@ impl Settings {
         (settings, error)
     }
 
-    /// Writes the settings to `path` (through a temporary file, so a crash never leaves half a
-    /// file), creating the folder if needed.
+    /// Writes the settings to `path` with [`write_atomically`] (a temporary file created
+    /// exclusively beside it, then renamed, so a crash never leaves half a file), creating the
+    /// folder if needed.
     pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
         let io = |source| SettingsError::Io {
             path: path.into(),
@@ -273,11 +304,7 @@ impl Settings {
                     message: e.to_string(),
                 }
             })?;
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        fs::write(&tmp, text).map_err(io)?;
-        fs::rename(&tmp, path).map_err(io)
+        write_atomically(path, text.as_bytes()).map_err(|e| io(e.into_reason()))
     }
 }
 
@@ -404,6 +431,44 @@ mod tests {
         fs::remove_dir_all(dir).unwrap();
     }
 
+    /// Values out of range in a hand-edited file give their defaults; the rest is kept.
+    #[test]
+    fn out_of_range_values_are_replaced_by_defaults() {
+        let dir = temp_dir("ranges");
+        let path = dir.join(FILE_NAME);
+        let defaults = Settings::default();
+        for (width, height) in [(-5, 700), (0, 0), (800, i32::MIN), (100_000, i32::MAX)] {
+            fs::write(
+                &path,
+                format!("(player_name: \"Bo\", window: (width: {width}, height: {height}, maximized: true), new_match: (length: 99, crawford: false), analysis_plies: 200)"),
+            )
+            .unwrap();
+            let (s, err) = Settings::load(&path);
+            assert!(err.is_none(), "{err:?}");
+            assert!(WINDOW_SIDES.contains(&s.window.width), "{width}");
+            assert!(WINDOW_SIDES.contains(&s.window.height), "{height}");
+            if WINDOW_SIDES.contains(&width) {
+                assert_eq!(s.window.width, width);
+            } else {
+                assert_eq!(s.window.width, defaults.window.width);
+            }
+            assert!(s.window.maximized);
+            assert_eq!(s.new_match.length, defaults.new_match.length);
+            assert!(!s.new_match.crawford);
+            assert_eq!(s.analysis_plies, defaults.analysis_plies);
+            assert_eq!(s.player_name, "Bo");
+        }
+        fs::write(
+            &path,
+            "(window: (width: 1200, height: 900), new_match: (length: 64))",
+        )
+        .unwrap();
+        let (s, _) = Settings::load(&path);
+        assert_eq!((s.window.width, s.window.height), (1200, 900));
+        assert_eq!(s.new_match.length, MAX_MATCH_LENGTH);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
     #[test]
     fn corrupt_file_is_reported_and_replaced() {
         let dir = temp_dir("corrupt");
@@ -426,6 +491,35 @@ mod tests {
             s.colours.colours().checkers[0],
             Colours::default().checkers[0]
         );
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// Saving never writes through a link planted where the temporary file used to be named,
+    /// and a settings file that is not a regular file is neither read nor replaced.
+    #[cfg(unix)]
+    #[test]
+    fn saving_never_follows_a_planted_link_nor_replaces_a_fifo() {
+        let dir = temp_dir("links");
+        let victim = dir.join("victim");
+        fs::write(&victim, "precious").unwrap();
+        std::os::unix::fs::symlink(&victim, dir.join(format!("{FILE_NAME}.tmp"))).unwrap();
+        let path = dir.join(FILE_NAME);
+        Settings::default().save(&path).unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(fs::symlink_metadata(&path).unwrap().is_file());
+
+        let fifo = dir.join("fifo.ron");
+        let status = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let (_, err) = Settings::load(&fifo);
+        assert!(matches!(err, Some(SettingsError::Io { .. })), "{err:?}");
+        let err = Settings::default().save(&fifo).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
         fs::remove_dir_all(dir).unwrap();
     }
 }

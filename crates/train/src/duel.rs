@@ -6,7 +6,7 @@
 //! Each pair is seeded from the duel's seed and its index alone, so the result does not depend on
 //! the number of threads.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ use crate::players::{Player, PlayerData};
 /// Settings of a duel.
 #[derive(Clone, Debug)]
 pub struct DuelConfig {
-    /// Number of games; rounded up to an even number (whole pairs).
+    /// Number of games; rounded up to an even number (whole pairs). None are played for 0.
     pub games: usize,
     pub seed: u64,
     pub threads: usize,
@@ -98,14 +98,19 @@ pub fn play_game(
     unreachable!()
 }
 
-/// Runs a duel between A and B.
+/// Runs a duel between A and B. The statistics are kept as running sums, so the memory used
+/// does not grow with the number of games; no more threads are started than there are pairs.
 pub fn run(a: &PlayerData, b: &PlayerData, names: (&str, &str), config: &DuelConfig) -> DuelReport {
-    let pairs = config.games.div_ceil(2).max(1);
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(vec![(0i32, 0i32); pairs]);
+    let pairs = config.games.div_ceil(2) as u64;
+    let next = AtomicU64::new(0);
+    let tally = Mutex::new(Tally::default());
+    let threads = config
+        .threads
+        .max(1)
+        .min(usize::try_from(pairs).unwrap_or(usize::MAX));
     let start = Instant::now();
     std::thread::scope(|scope| {
-        for _ in 0..config.threads.max(1) {
+        for _ in 0..threads {
             scope.spawn(|| {
                 let mut pa = Player::new(a);
                 let mut pb = Player::new(b);
@@ -114,48 +119,98 @@ pub fn run(a: &PlayerData, b: &PlayerData, names: (&str, &str), config: &DuelCon
                     if pair >= pairs {
                         break;
                     }
-                    let mut stream = DiceStream::new(config.seed, pair as u64);
-                    let mut rng = ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(pair as u64));
+                    let mut stream = DiceStream::new(config.seed, pair);
+                    let mut rng = ChaCha8Rng::seed_from_u64(config.seed.wrapping_add(pair));
                     let first = play_game([&mut pa, &mut pb], &mut |i| stream.get(i), &mut rng);
                     let second = -play_game([&mut pb, &mut pa], &mut |i| stream.get(i), &mut rng);
-                    results.lock().expect("no panics while locked")[pair] = (first, second);
+                    tally
+                        .lock()
+                        .expect("no panics while locked")
+                        .add(first, second);
                 }
             });
         }
     });
     let seconds = start.elapsed().as_secs_f64();
-    let results = results.into_inner().expect("threads finished");
-    report(names, config.seed, &results, seconds)
+    let tally = tally.into_inner().expect("threads finished");
+    report(names, config.seed, &tally, seconds)
 }
 
-fn report(names: (&str, &str), seed: u64, pairs: &[(i32, i32)], seconds: f64) -> DuelReport {
-    let games = pairs.len() * 2;
-    let all: Vec<i32> = pairs.iter().flat_map(|&(x, y)| [x, y]).collect();
-    let mean_pairs: Vec<f64> = pairs.iter().map(|&(x, y)| f64::from(x + y) / 2.0).collect();
-    let n = mean_pairs.len() as f64;
-    let ppg = mean_pairs.iter().sum::<f64>() / n;
-    let var = if n > 1.0 {
-        mean_pairs.iter().map(|m| (m - ppg).powi(2)).sum::<f64>() / (n - 1.0)
+/// Running sums of a duel's results, from player A's side. They are whole numbers, so the
+/// statistics are exact and do not depend on the order in which the pairs finish.
+#[derive(Clone, Debug, Default)]
+struct Tally {
+    pairs: u64,
+    /// Sum over the pairs of the points of both games.
+    sum: i64,
+    /// Sum over the pairs of the square of the points of both games.
+    sum_squares: i128,
+    wins: u64,
+    win_gammons: u64,
+    win_backgammons: u64,
+    lose_gammons: u64,
+    lose_backgammons: u64,
+}
+
+impl Tally {
+    fn add(&mut self, first: i32, second: i32) {
+        let g = WinKind::Gammon.points() as i32;
+        let bg = WinKind::Backgammon.points() as i32;
+        let pair = i64::from(first) + i64::from(second);
+        self.pairs += 1;
+        self.sum += pair;
+        self.sum_squares += i128::from(pair) * i128::from(pair);
+        for p in [first, second] {
+            self.wins += u64::from(p > 0);
+            self.win_gammons += u64::from(p >= g);
+            self.win_backgammons += u64::from(p >= bg);
+            self.lose_gammons += u64::from(p <= -g);
+            self.lose_backgammons += u64::from(p <= -bg);
+        }
+    }
+}
+
+fn report(names: (&str, &str), seed: u64, tally: &Tally, seconds: f64) -> DuelReport {
+    let games = tally.pairs * 2;
+    let n = tally.pairs as f64;
+    // Points per game: the mean of the pair means (each pair's points over its two games).
+    let ppg = if tally.pairs > 0 {
+        tally.sum as f64 / (2.0 * n)
     } else {
         0.0
     };
-    let ci95 = 1.96 * (var / n).sqrt();
-    let rate =
-        |f: &dyn Fn(i32) -> bool| all.iter().filter(|&&p| f(p)).count() as f64 / games as f64;
-    let g = WinKind::Gammon.points() as i32;
-    let bg = WinKind::Backgammon.points() as i32;
+    // Sample variance of the pair means, from the exact sums: (n Σs² − (Σs)²) / (n (n − 1)) / 4.
+    let var = if tally.pairs > 1 {
+        let pairs = i128::from(tally.pairs);
+        let spread = pairs * tally.sum_squares - i128::from(tally.sum) * i128::from(tally.sum);
+        spread as f64 / (n * (n - 1.0)) / 4.0
+    } else {
+        0.0
+    };
+    let ci95 = if tally.pairs > 0 {
+        1.96 * (var / n).sqrt()
+    } else {
+        0.0
+    };
+    let rate = |count: u64| {
+        if games > 0 {
+            count as f64 / games as f64
+        } else {
+            0.0
+        }
+    };
     DuelReport {
         a: names.0.to_string(),
         b: names.1.to_string(),
-        games,
+        games: usize::try_from(games).unwrap_or(usize::MAX),
         seed,
         ppg,
         ci95,
-        win_rate: rate(&|p| p > 0),
-        win_gammon_rate: rate(&|p| p >= g),
-        win_backgammon_rate: rate(&|p| p >= bg),
-        lose_gammon_rate: rate(&|p| p <= -g),
-        lose_backgammon_rate: rate(&|p| p <= -bg),
+        win_rate: rate(tally.wins),
+        win_gammon_rate: rate(tally.win_gammons),
+        win_backgammon_rate: rate(tally.win_backgammons),
+        lose_gammon_rate: rate(tally.lose_gammons),
+        lose_backgammon_rate: rate(tally.lose_backgammons),
         games_per_second: games as f64 / seconds.max(1e-9),
         seconds,
     }
@@ -182,6 +237,31 @@ mod tests {
         assert_eq!(r1.games, 200);
         assert_eq!(r1.ppg, r2.ppg, "independent of the number of threads");
         assert!(r1.ppg.abs() < 3.0 * r1.ci95.max(0.05), "{r1:?}");
+    }
+
+    /// The running sums give the statistics of the pair results as a list would.
+    #[test]
+    fn the_tally_gives_the_statistics_of_the_pairs() {
+        let pairs = [(1, -2), (3, 1), (-1, -1), (2, 2), (-3, 1)];
+        let mut tally = Tally::default();
+        for &(x, y) in &pairs {
+            tally.add(x, y);
+        }
+        let r = report(("a", "b"), 0, &tally, 1.0);
+        let means: Vec<f64> = pairs.iter().map(|&(x, y)| f64::from(x + y) / 2.0).collect();
+        let n = means.len() as f64;
+        let mean = means.iter().sum::<f64>() / n;
+        let var = means.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        assert_eq!(r.games, 10);
+        assert!((r.ppg - mean).abs() < 1e-12);
+        assert!((r.ci95 - 1.96 * (var / n).sqrt()).abs() < 1e-12);
+        assert!((r.win_rate - 0.6).abs() < 1e-12);
+        assert!((r.win_gammon_rate - 0.3).abs() < 1e-12);
+        assert!((r.win_backgammon_rate - 0.1).abs() < 1e-12);
+        assert!((r.lose_gammon_rate - 0.2).abs() < 1e-12);
+        assert!((r.lose_backgammon_rate - 0.1).abs() < 1e-12);
+        let empty = report(("a", "b"), 0, &Tally::default(), 1.0);
+        assert_eq!((empty.games, empty.ppg, empty.ci95), (0, 0.0, 0.0));
     }
 
     #[test]

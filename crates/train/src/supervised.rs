@@ -27,6 +27,11 @@ use crate::parallel_map;
 /// About `count` positions (before the roll, from the player on roll) from self-play games of
 /// `nets`. With probability `explore` a move is picked at random among the five best instead of
 /// the best. Deterministic for a seed.
+///
+/// # Panics
+///
+/// If `explore` is not a probability (from 0 to 1; `train sample` and `train label` check it
+/// where they parse it).
 pub fn sample_positions(
     nets: &Arc<Nets>,
     count: usize,

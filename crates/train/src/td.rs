@@ -20,6 +20,7 @@ use cubeful_engine::eval::class::classify;
 use cubeful_engine::eval::inputs::{CONTACT_INPUTS, INPUT_VERSION, RACE_INPUTS};
 use cubeful_engine::eval::nn::{Net, NetClass, NetFileError};
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
+use cubeful_engine::files::{read_regular, write_atomically};
 use cubeful_engine::{Position, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -88,6 +89,9 @@ pub enum TdError {
     State { path: PathBuf, message: String },
     #[error(transparent)]
     Nets(#[from] NetFileError),
+    /// Training diverged: nets with such weights are not saved.
+    #[error("training diverged after {games} games: the {net} net has a weight that is not a finite number; no checkpoint saved (try a lower --alpha or --lambda)")]
+    NotFinite { games: u64, net: &'static str },
 }
 
 /// Progress reported after each batch.
@@ -149,6 +153,9 @@ pub fn random_nets(config: &TdConfig) -> Nets {
     }
 }
 
+/// The longest state file read: the state is a few hundred bytes of settings and counters.
+const MAX_STATE_BYTES: u64 = 1 << 20;
+
 fn state_path(dir: &Path) -> PathBuf {
     dir.join("state.ron")
 }
@@ -159,10 +166,11 @@ pub fn load_checkpoint(dir: &Path) -> Result<Option<(TdState, Nets)>, TdError> {
     if !path.exists() {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&path).map_err(|source| TdError::Io {
+    let bytes = read_regular(&path, MAX_STATE_BYTES).map_err(|e| TdError::Io {
         path: path.clone(),
-        source,
+        source: e.into_reason(),
     })?;
+    let text = String::from_utf8_lossy(&bytes);
     let state: TdState = ron::from_str(&text).map_err(|e| TdError::State {
         path: path.clone(),
         message: e.to_string(),
@@ -180,9 +188,7 @@ pub fn save_checkpoint(dir: &Path, state: &TdState, nets: &Nets) -> Result<(), T
     nets.save_dir(dir).map_err(io)?;
     let text = ron::ser::to_string_pretty(state, ron::ser::PrettyConfig::default())
         .expect("the state serialises");
-    let tmp = dir.join("state.ron.tmp");
-    std::fs::write(&tmp, text).map_err(io)?;
-    std::fs::rename(&tmp, state_path(dir)).map_err(io)?;
+    write_atomically(&state_path(dir), text.as_bytes()).map_err(|e| io(e.into()))?;
     Ok(())
 }
 
@@ -249,6 +255,19 @@ fn learn(
         count += 1;
     }
     (count, loss)
+}
+
+/// The name of the first net of `nets` with a weight that is NaN or infinite, if any.
+fn non_finite_net(nets: &Nets) -> Option<&'static str> {
+    [&nets.contact, &nets.crashed, &nets.race]
+        .into_iter()
+        .find(|net| {
+            let (w1, b1, w2, b2) = net.params();
+            [w1, b1, w2, b2]
+                .iter()
+                .any(|part| part.iter().any(|w| !w.is_finite()))
+        })
+        .map(|net| net.class().name())
 }
 
 /// Runs (or resumes) TD training, checkpointing into `dir`. `report` is called after each batch.
@@ -319,6 +338,12 @@ pub fn train(
         let checkpoint =
             state.games_done % cfg.checkpoint_every < count || state.games_done == cfg.games;
         if checkpoint {
+            if let Some(net) = non_finite_net(&nets) {
+                return Err(TdError::NotFinite {
+                    games: state.games_done,
+                    net,
+                });
+            }
             save_checkpoint(dir, &state, &nets)?;
         }
         let elapsed = start.elapsed().as_secs_f64().max(1e-9);
@@ -359,6 +384,26 @@ mod tests {
         }
     }
 
+    /// A run whose weights become NaN or infinite stops with an error instead of saving them.
+    #[test]
+    fn diverged_weights_are_not_saved() {
+        let dir = std::env::temp_dir().join(format!("cubeful-td-nan-{}", std::process::id()));
+        let cfg = TdConfig {
+            alpha_start: f32::INFINITY,
+            alpha_end: f32::INFINITY,
+            ..tiny()
+        };
+        let mut reports = 0;
+        let result = train(&dir, &cfg, 1, |_, _| reports += 1);
+        assert!(
+            matches!(result, Err(TdError::NotFinite { games: 8, .. })),
+            "{result:?}"
+        );
+        assert_eq!(reports, 0, "no progress reported for the diverged batch");
+        assert!(!state_path(&dir).exists(), "no checkpoint");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn deterministic_and_resumable() {
         let base = std::env::temp_dir().join(format!("cubeful-td-{}", std::process::id()));
@@ -388,5 +433,38 @@ mod tests {
         assert_eq!(na.crashed, nc.crashed);
         assert!(na.contact.trained > 0);
         std::fs::remove_dir_all(&base).unwrap();
+    }
+
+    /// Checkpoints never write through a link planted where a temporary file used to be named,
+    /// and a state file that is not a regular file is refused at once.
+    #[cfg(unix)]
+    #[test]
+    fn checkpoints_never_follow_planted_links() {
+        let dir = std::env::temp_dir().join(format!("cubeful-td-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"precious").unwrap();
+        for name in ["state.ron.tmp", "contact.net.tmp", "race.net.tmp"] {
+            std::os::unix::fs::symlink(&victim, dir.join(name)).unwrap();
+        }
+        train(&dir, &tiny(), 1, |_, _| {}).unwrap();
+        assert!(
+            std::fs::read(&victim).unwrap() == b"precious",
+            "the file behind the planted link was overwritten"
+        );
+        assert!(std::fs::symlink_metadata(state_path(&dir))
+            .unwrap()
+            .is_file());
+
+        std::fs::remove_file(state_path(&dir)).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(state_path(&dir))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let err = load_checkpoint(&dir).map(|_| ()).unwrap_err().to_string();
+        assert!(err.contains("not a regular file"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

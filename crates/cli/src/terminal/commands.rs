@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use cubeful_engine::formats::shorten;
 use cubeful_engine::search::Level;
 use cubeful_engine::{Dice, Player, Resignation};
 
@@ -162,9 +163,10 @@ fn pick<'a>(word: &str, choices: &[&'a str], what: &str) -> Result<&'a str, Pars
     let matching: Vec<&&str> = choices.iter().filter(|c| c.starts_with(&w)).collect();
     match matching.as_slice() {
         [one] => Ok(one),
-        [] => err(format!("unknown {what} '{word}'")),
+        [] => err(format!("unknown {what} '{}'", shorten(word))),
         many => err(format!(
-            "'{word}' is ambiguous: {}",
+            "'{}' is ambiguous: {}",
+            shorten(word),
             many.iter().map(|c| **c).collect::<Vec<_>>().join(", ")
         )),
     }
@@ -174,7 +176,10 @@ fn on_off(word: Option<&str>, setting: &str) -> Result<bool, ParseError> {
     match word.map(str::to_ascii_lowercase).as_deref() {
         Some("on" | "yes" | "true" | "1") => Ok(true),
         Some("off" | "no" | "false" | "0") => Ok(false),
-        Some(other) => err(format!("set {setting} takes on or off, not '{other}'")),
+        Some(other) => err(format!(
+            "set {setting} takes on or off, not '{}'",
+            shorten(other)
+        )),
         None => err(format!("set {setting} takes on or off")),
     }
 }
@@ -213,7 +218,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         if args.is_empty() {
             Ok(command)
         } else {
-            err(format!("'{word}' takes no arguments"))
+            err(format!("'{}' takes no arguments", shorten(word)))
         }
     };
     match word {
@@ -238,7 +243,10 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
                     count: Some(count),
                     json,
                 }),
-                _ => err(format!("hint takes a number of moves to show, not '{n}'")),
+                _ => err(format!(
+                    "hint takes a number of moves to show, not '{}'",
+                    shorten(n)
+                )),
             },
             _ => err("usage: hint [N] [--json]"),
         },
@@ -251,7 +259,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
         },
         "quit" => Ok(Command::Quit),
         "save" | "load" | "import" | "export" => parse_file_command(word, line, &args),
-        _ => err(format!("unknown command '{first}'")),
+        _ => err(format!("unknown command '{}'", shorten(first))),
     }
 }
 
@@ -315,14 +323,18 @@ fn parse_new(args: &[&str]) -> Result<Command, ParseError> {
             Some([n]) => match n.parse::<u16>() {
                 Ok(length) if length > 0 => Ok(Command::NewMatch(length)),
                 _ => err(format!(
-                    "the match length is a number of points from 1 up, not '{n}'"
+                    "the match length is a number of points from 1 up, not '{}'",
+                    shorten(n)
                 )),
             },
             _ => err("usage: new match N (the number of points to play to)"),
         },
         "session" if args.len() == 1 => Ok(Command::NewSession),
         "game" if args.len() == 1 => Ok(Command::NewGame),
-        other => err(format!("'new {other}' takes no further arguments")),
+        other => err(format!(
+            "'new {}' takes no further arguments",
+            shorten(other)
+        )),
     }
 }
 
@@ -391,13 +403,12 @@ fn parse_set(args: &[&str]) -> Result<Command, ParseError> {
         )?)),
         "tutor" => Ok(Command::SetTutor(on_off(rest.first().copied(), "tutor")?)),
         "seed" => match rest {
-            [n] => n
-                .parse::<u64>()
-                .map(Command::SetSeed)
-                .map_err(|_| ParseError(format!("the seed is a whole number, not '{n}'"))),
+            [n] => n.parse::<u64>().map(Command::SetSeed).map_err(|_| {
+                ParseError(format!("the seed is a whole number, not '{}'", shorten(n)))
+            }),
             _ => err("usage: set seed N"),
         },
-        _ => err(format!("unknown setting '{what}'")),
+        _ => err(format!("unknown setting '{}'", shorten(what))),
     }
 }
 

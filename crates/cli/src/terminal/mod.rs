@@ -19,6 +19,7 @@ use cubeful_engine::analysis::bot::Bot;
 use cubeful_engine::analysis::hint::{self, Hint, Query, Question};
 use cubeful_engine::files::write_atomically;
 use cubeful_engine::formats::match_file::MatchFormat;
+use cubeful_engine::formats::quote;
 use cubeful_engine::formats::text;
 use cubeful_engine::game::flow::{self, Flow as GameFlow, Next};
 use cubeful_engine::game::{splitmix64, Decision, Event, Game, RandomDice, Rules};
@@ -82,6 +83,11 @@ struct Session {
 
 /// Runs the session.
 pub fn run(args: &Args) -> Result<()> {
+    // Nets given with --nets are checked before the session starts, as `eval` checks them: a
+    // session that cannot evaluate fails at once instead of refusing every command.
+    if args.engine.nets.nets.is_some() {
+        args.engine.nets.load()?;
+    }
     let mut session = Session::new(args);
     let interactive = args.commands.is_none() && io::stdin().is_terminal();
     if interactive {
@@ -94,33 +100,52 @@ pub fn run(args: &Args) -> Result<()> {
     }
     match &args.commands {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            // A script, not a data stream: a regular file of at most 64 MiB.
+            let text = cubeful_engine::files::read_regular(path, 64 << 20)
                 .with_context(|| format!("cannot read the commands in {}", path.display()))?;
-            for line in text.lines() {
-                let flow = session.execute_line(line);
-                session.flush()?;
-                if flow == Flow::Quit {
-                    break;
-                }
-            }
+            read_lines(&mut session, &text[..])?;
         }
-        None => {
-            let stdin = io::stdin();
-            for line in stdin.lock().lines() {
-                let line = line.context("cannot read standard input")?;
-                let flow = session.execute_line(&line);
-                session.flush()?;
-                if flow == Flow::Quit {
-                    break;
-                }
-            }
-        }
+        None => read_lines(&mut session, io::stdin().lock())?,
     }
     match session.refused {
         0 => Ok(()),
         1 => bail!("1 command was refused"),
         n => bail!("{n} commands were refused"),
     }
+}
+
+/// Runs the commands of `input` (standard input or the bytes of a `--commands` file), one a
+/// line, until its end or `quit`. A line that is not UTF-8 is refused like a bad command (one
+/// error line) and the next one is read.
+fn read_lines(session: &mut Session, mut input: impl BufRead) -> Result<()> {
+    let mut bytes = Vec::new();
+    for number in 1.. {
+        bytes.clear();
+        let read = input
+            .read_until(b'\n', &mut bytes)
+            .context("cannot read standard input")?;
+        if read == 0 {
+            break;
+        }
+        if bytes.last() == Some(&b'\n') {
+            bytes.pop();
+            if bytes.last() == Some(&b'\r') {
+                bytes.pop();
+            }
+        }
+        let flow = match std::str::from_utf8(&bytes) {
+            Ok(line) => session.execute_line(line),
+            Err(_) => {
+                session.refuse(&anyhow!("line {number} is not valid UTF-8"));
+                Flow::Continue
+            }
+        };
+        session.flush()?;
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    Ok(())
 }
 
 fn history_file() -> Option<PathBuf> {
@@ -483,8 +508,8 @@ impl Session {
             Command::Hint { count, json } => self.hint(count, json),
             Command::Eval { json } => self.eval(json),
             Command::SetBoard(id) => {
-                let position =
-                    position_id::decode(&id).with_context(|| format!("bad Position ID {id:?}"))?;
+                let position = position_id::decode(&id)
+                    .with_context(|| format!("bad Position ID {}", quote(&id)))?;
                 match &mut self.game {
                     Some(g) if g.in_progress() => Ok(g.set_position(position)?),
                     _ => {
@@ -494,8 +519,8 @@ impl Session {
                 }
             }
             Command::SetMatchId(id) => {
-                let state =
-                    match_id::decode(&id).with_context(|| format!("bad Match ID {id:?}"))?;
+                let state = match_id::decode(&id)
+                    .with_context(|| format!("bad Match ID {}", quote(&id)))?;
                 let (position, _) = self.current_or_default();
                 // The current checkers are kept, oriented to the new player on roll.
                 let position = match &self.game {
@@ -505,8 +530,8 @@ impl Session {
                 self.setup(position, state)
             }
             Command::SetGnubgId(id) => {
-                let (position, state) = gnubg_id::decode_parts(&id)
-                    .with_context(|| format!("bad GNU Backgammon ID {id:?}"))?;
+                let (position, state) =
+                    gnubg_id::decode_parts(&id).context("bad GNU Backgammon ID")?;
                 let state = match state {
                     Some(s) => s,
                     None => self.current_or_default().1,
@@ -515,7 +540,7 @@ impl Session {
             }
             Command::SetXgid(id) => {
                 let (position, state) =
-                    xgid::decode(&id).with_context(|| format!("bad XGID {id:?}"))?;
+                    xgid::decode(&id).with_context(|| format!("bad XGID {}", quote(&id)))?;
                 self.setup(position, state)
             }
             Command::SetDice(dice) => self.act(|g| g.set_dice(dice)),

@@ -9,12 +9,17 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::files::read_regular;
 use crate::rules::dice::Dice;
 use crate::rules::movegen::{LegalMove, MoveGenerator};
 use crate::rules::position::{Position, Side};
 
 /// Number of PubEval inputs and weights per vector.
 pub const PUBEVAL_INPUTS: usize = 122;
+
+/// The longest weights file read: 122 numbers take about 2 KB even with generous spacing, so
+/// 1 MiB is ample, and a device or a huge file is refused before it is read.
+const MAX_WEIGHTS_FILE_BYTES: u64 = 1 << 20;
 
 /// A weights file that could not be used.
 #[derive(Debug, Error)]
@@ -124,9 +129,16 @@ pub fn encode(after: &Position) -> [f32; PUBEVAL_INPUTS] {
 }
 
 fn read_weights(path: &Path) -> Result<[f32; PUBEVAL_INPUTS], PubEvalError> {
-    let text = std::fs::read_to_string(path).map_err(|source| PubEvalError::Io {
+    let io = |source| PubEvalError::Io {
         path: path.to_path_buf(),
         source,
+    };
+    let bytes = read_regular(path, MAX_WEIGHTS_FILE_BYTES).map_err(|e| io(e.into_reason()))?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "it is not text",
+        ))
     })?;
     let mut values = Vec::with_capacity(PUBEVAL_INPUTS);
     for (i, line) in text.lines().enumerate() {

@@ -131,13 +131,13 @@ pub enum FibsError {
     #[error("a FIBS board line has 52 fields after \"board:\", this one has {found}")]
     FieldCount { found: usize },
     /// A name is empty, or contains a colon, a control character or surrounding blanks.
-    #[error("field {field} ({}) is not a usable player name: {text:?}", field_label(.field))]
+    #[error("field {field} ({}) is not a usable player name: {}", field_label(.field), crate::formats::quote(.text))]
     BadName { field: usize, text: String },
     /// A numeric field holds something that is not an integer.
-    #[error("field {field} ({}) is not a number: {text:?}", field_label(.field))]
+    #[error("field {field} ({}) is not a number: {}", field_label(.field), crate::formats::quote(.text))]
     NotANumber { field: usize, text: String },
     /// A numeric field is outside the values it can take.
-    #[error("field {field} ({}) is {text}, outside {min} to {max}", field_label(.field))]
+    #[error("field {field} ({}) is {}, outside {min} to {max}", field_label(.field), crate::formats::shorten(.text))]
     OutOfRange {
         field: usize,
         text: String,
@@ -145,7 +145,7 @@ pub enum FibsError {
         max: i64,
     },
     /// A value is in range but not one of the values the field allows.
-    #[error("field {field} ({}) is {text}, expected {expected}", field_label(.field))]
+    #[error("field {field} ({}) is {}, expected {expected}", field_label(.field), crate::formats::shorten(.text))]
     BadValue {
         field: usize,
         text: String,

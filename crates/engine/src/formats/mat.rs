@@ -50,7 +50,7 @@ pub enum MatError {
     #[error("no match length line ('N point match') was found")]
     NoMatchLength,
     /// The match length does not fit.
-    #[error("line {line}: the match length '{text}' is too large")]
+    #[error("line {line}: the match length {} is too large", crate::formats::shorten(.text))]
     BadMatchLength { line: usize, text: String },
     /// A `Game n` line is not followed by the players' names and scores.
     #[error("line {line}: expected the players and scores ('name : score   name : score')")]

@@ -125,10 +125,13 @@ impl fmt::Display for Segment {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveParseError {
     /// Something that is not part of the move notation.
-    #[error("bad token '{token}' at character {at}")]
+    #[error("bad token '{}' at character {at}", crate::formats::shorten(.token))]
     BadToken { token: String, at: usize },
     /// A number that is not a point (points are 0..=25).
-    #[error("'{token}' at character {at} is not a point (1 to 24; 25 or bar; 0 or off)")]
+    #[error(
+        "'{}' at character {at} is not a point (1 to 24; 25 or bar; 0 or off)",
+        crate::formats::shorten(.token)
+    )]
     NoSuchPoint { token: String, at: usize },
     /// A `/` with no point before it, two in a row, or at the end.
     #[error("misplaced '/' at character {at}")]
@@ -140,7 +143,10 @@ pub enum MoveParseError {
     #[error("bad repeat count at character {at} (write (2), (3) or (4) after a movement)")]
     BadRepeat { at: usize },
     /// The text starts with a roll (`61: ...`) that is not the roll being played.
-    #[error("the text is written for the roll {written}, but the roll is {dice}")]
+    #[error(
+        "the text is written for the roll {}, but the roll is {dice}",
+        crate::formats::shorten(.written)
+    )]
     DiceMismatch { written: String, dice: Dice },
     /// A movement starting from off the board (`0/...`, `off/...`).
     #[error("a checker cannot move from off the board ({segment})")]

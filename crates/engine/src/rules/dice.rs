@@ -12,7 +12,7 @@ pub enum DiceError {
     #[error("a die shows 1 to 6, not {0}")]
     OutOfRange(u8),
     /// The text is not two digits such as `31`.
-    #[error("dice are written as two digits from 1 to 6, such as 31, not {0:?}")]
+    #[error("dice are written as two digits from 1 to 6, such as 31, not {}", crate::formats::quote(.0))]
     BadText(String),
 }
 

@@ -177,7 +177,8 @@ impl std::str::FromStr for Level {
             .find(|l| l.name() == key || (key == "casualplay" && *l == Level::Casual))
             .ok_or_else(|| {
                 format!(
-                    "unknown level {s:?}: use one of {}",
+                    "unknown level {}: use one of {}",
+                    crate::formats::quote(s),
                     Level::ALL.map(Level::name).join(", ")
                 )
             })

@@ -248,7 +248,10 @@ mod tests {
         let bytes = svg(&display(), colours, EXPORT_WIDTH).unwrap();
         let text = String::from_utf8(bytes).unwrap();
         if let Some(dir) = std::env::var_os("CUBEFUL_TEST_PNG_DIR") {
-            let _ = std::fs::write(Path::new(&dir).join("board.svg"), &text);
+            let _ = cubeful_engine::files::write_atomically(
+                &Path::new(&dir).join("board.svg"),
+                text.as_bytes(),
+            );
         }
         assert!(text.starts_with("<?xml") || text.starts_with("<svg"));
         assert!(text.contains("<svg"));

@@ -671,8 +671,9 @@ mod tests {
         if let Some(dir) = std::env::var_os("CUBEFUL_TEST_PNG_DIR") {
             let n = COUNT.fetch_add(1, Ordering::Relaxed);
             let path = std::path::Path::new(&dir).join(format!("board-{n}.png"));
-            if let Ok(mut file) = std::fs::File::create(path) {
-                let _ = surface.write_to_png(&mut file);
+            let mut png = Vec::new();
+            if surface.write_to_png(&mut png).is_ok() {
+                let _ = cubeful_engine::files::write_atomically(&path, &png);
             }
         }
     }

@@ -6,6 +6,7 @@ use std::cell::RefCell;
 
 use adw::prelude::*;
 use adw::subclass::prelude::*;
+use cubeful_engine::game::MAX_MATCH_LENGTH;
 use gtk::glib;
 
 use crate::i18n::gettext;
@@ -213,7 +214,9 @@ impl NewMatchDialog {
             length: if imp.money_switch.is_active() {
                 0
             } else {
-                imp.length_spin.value().clamp(1.0, 99.0) as u16
+                imp.length_spin
+                    .value()
+                    .clamp(1.0, f64::from(MAX_MATCH_LENGTH)) as u16
             },
             human_vs_human: imp.opponent_row.selected() == 1,
             manual_dice: imp.manual_switch.is_active(),
@@ -277,5 +280,25 @@ impl NewMatchDialog {
             f(&setup, &remembered);
         }
         self.close();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The match length spin button stops where the engine does.
+    #[test]
+    fn the_longest_match_offered_is_the_engines() {
+        let ui = include_str!("new_match_dialog.ui");
+        let spin = &ui[ui
+            .find("id=\"length_spin\"")
+            .expect("the length spin button")..];
+        let upper = spin
+            .split("<property name=\"upper\">")
+            .nth(1)
+            .and_then(|rest| rest.split('<').next())
+            .expect("an upper bound");
+        assert_eq!(upper, MAX_MATCH_LENGTH.to_string());
     }
 }

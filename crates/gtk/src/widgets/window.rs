@@ -940,10 +940,7 @@ impl CubefulWindow {
             return;
         };
         let value = self.debug_state();
-        let tmp = path.with_extension("tmp");
-        if std::fs::write(&tmp, value.to_string()).is_ok() {
-            let _ = std::fs::rename(&tmp, &path);
-        }
+        let _ = cubeful_engine::files::write_atomically(&path, value.to_string().as_bytes());
     }
 
     fn debug_state(&self) -> serde_json::Value {

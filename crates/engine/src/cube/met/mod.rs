@@ -67,6 +67,18 @@ use xml::parse_xml;
 /// looked up as if the player needed `MAX_AWAY` points.
 pub const MAX_AWAY: usize = 64;
 
+/// The longest table file read: GNU Backgammon's tables are under 20 KB, so 16 MiB is ample,
+/// and a device or a huge file is refused before it is read.
+const MAX_MET_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads a table file: a regular file of at most [`MAX_MET_FILE_BYTES`].
+fn read_met_file(path: &Path) -> Result<Vec<u8>, MetError> {
+    crate::files::read_regular(path, MAX_MET_FILE_BYTES).map_err(|e| MetError::Io {
+        path: path.to_path_buf(),
+        source: e.into_reason(),
+    })
+}
+
 /// Gammon rate of the trailer in the post-Crawford extension (GNU Backgammon's `GAMMONRATE`).
 const EXTENSION_GAMMON_RATE: f64 = 0.25;
 /// Free-drop corrections of the post-Crawford extension, at 2-away and 4-away.
@@ -504,10 +516,7 @@ impl MatchEquityTable {
     /// Loads a GNU Backgammon MET XML file. See [`MatchEquityTable::from_gnubg_xml`].
     pub fn load_gnubg_xml(path: impl AsRef<Path>) -> Result<MatchEquityTable, MetError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| MetError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_met_file(path)?;
         let text = decode_utf8(&bytes, MetFormat::GnubgXml)?;
         MatchEquityTable::from_gnubg_xml(text)
     }
@@ -516,10 +525,7 @@ impl MatchEquityTable {
     /// [`MatchEquityTable::from_met_text`].
     pub fn load_met_text(path: impl AsRef<Path>) -> Result<MatchEquityTable, MetError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| MetError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_met_file(path)?;
         let text = decode_utf8(&bytes, MetFormat::Text)?;
         MatchEquityTable::from_met_text(text)
     }
@@ -664,6 +670,27 @@ fn line_column(text: &str, pos: usize) -> (usize, usize) {
     (line, before[start..].chars().count() + 1)
 }
 
+/// Longest reason given in a [`MetError::Malformed`], in characters.
+const REASON_CHARS: usize = 200;
+
+/// A reason on one short line: runs of white space (line breaks of quoted file text included)
+/// become one space, other control characters are escaped, and a long reason is cut.
+fn tidy_reason(reason: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in one_line(reason).chars().enumerate() {
+        if i == REASON_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.push_str(&c.escape_default().to_string());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn malformed(text: &str, format: MetFormat, pos: usize, reason: String) -> MetError {
     // Point at the next non-blank character: event offsets may include leading whitespace.
     let mut pos = pos.min(text.len());
@@ -679,7 +706,7 @@ fn malformed(text: &str, format: MetFormat, pos: usize, reason: String) -> MetEr
         format,
         line,
         column,
-        reason,
+        reason: tidy_reason(&reason),
     }
 }
 
@@ -710,6 +737,18 @@ mod tests {
         assert!((erfc(1.0) - 0.157_299_207_050_285_1).abs() < 1e-7);
         assert!((erfc(-1.0) - 1.842_700_792_949_715).abs() < 1e-7);
         assert!((normal_cdf(1.959_963_985) - 0.975).abs() < 1e-7);
+    }
+
+    #[test]
+    fn reasons_are_one_short_line() {
+        let reason = tidy_reason("expected `</me>`, but `</\n me>` was found");
+        assert_eq!(reason, "expected `</me>`, but `</ me>` was found");
+        let long = tidy_reason(&format!("not a number: \"{}\0\"", "0.6>".repeat(600)));
+        assert!(
+            long.chars().count() <= REASON_CHARS + 1 && long.ends_with('…'),
+            "{long}"
+        );
+        assert_eq!(tidy_reason("a\0b"), "a\\u{0}b");
     }
 
     #[test]

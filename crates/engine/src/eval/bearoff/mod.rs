@@ -38,9 +38,11 @@
 //! about 30 ms. Each file carries a CRC-32 ([`storage`] has the format) and is checked whole
 //! before use; a missing, truncated, corrupt or mismatched file is reported through the [`Event`]
 //! callback and regenerated, never trusted. Files are written atomically (temporary file, then
-//! rename), so concurrent programs never read half a file. If the folder cannot be written, the
-//! databases are used from memory and the failure is reported. [`verify_file`] checks a file
-//! further: every entry's shape, and entries solved again from the file's own values.
+//! rename: [`crate::files::write_atomically`]), so concurrent programs never read half a file,
+//! and read only from regular files of a bounded size ([`storage::MAX_FILE_BYTES`]). If the
+//! folder cannot be written, the databases are used from memory and the failure is reported.
+//! [`verify_file`] checks a file further: every entry's shape, and entries solved again from the
+//! file's own values.
 //!
 //! # Use
 //!
@@ -523,7 +525,19 @@ fn obtain<T>(
 }
 
 fn save_reporting(path: &Path, bytes: &[u8], report: &mut dyn FnMut(Event<'_>)) {
-    match storage::write_atomic(path, bytes) {
+    // The databases' folder is a cache the program owns (the caller chose it): it is created
+    // here, unlike the folder of a file the user names, which must exist.
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => std::fs::create_dir_all(p),
+        _ => Ok(()),
+    };
+    let saved = folder
+        .map_err(|source| BearoffError::Write {
+            path: path.to_path_buf(),
+            source,
+        })
+        .and_then(|()| storage::write_atomic(path, bytes));
+    match saved {
         Ok(()) => report(Event::Saved {
             path,
             bytes: bytes.len() as u64,

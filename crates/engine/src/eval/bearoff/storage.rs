@@ -20,9 +20,9 @@
 //! before anything in it is used.
 
 use std::fmt;
-use std::io::Write;
 use std::path::Path;
-use std::sync::atomic::{AtomicU32, Ordering};
+
+use crate::files::{read_regular, write_atomically};
 
 use super::index::Layout;
 use super::two_sided::{MAX_TWO_SIDED_CHECKERS, TWO_SIDED_POINTS};
@@ -135,46 +135,60 @@ pub(super) fn decode(bytes: &[u8]) -> Result<(FileInfo, &[u8]), FormatError> {
     Ok((info, &body[HEADER_LEN..]))
 }
 
-/// Reads a whole file.
+/// Binomial coefficient, for [`MAX_FILE_BYTES`].
+const fn binomial(n: u64, k: u64) -> u64 {
+    let mut result = 1;
+    let mut i = 0;
+    while i < k {
+        result = result * (n - i) / (i + 1);
+        i += 1;
+    }
+    result
+}
+
+/// The largest file any database this program can read may have; a longer file is refused
+/// before it is read. The largest one-sided database (10 points, 15 checkers: C(25, 15) =
+/// 3,268,760 positions) has two entries a position of at most 2 + 4 × [`MAX_ROLLS`] bytes each,
+/// about 3.4 GB; the largest two-sided one (6 points, 10 checkers: 8,008 positions) has 16 bytes
+/// per pair, about 1 GB. The default databases are 3.3 MB and 13.7 MB.
+///
+/// [`MAX_ROLLS`]: super::MAX_ROLLS
+pub const MAX_FILE_BYTES: u64 = {
+    let one_sided =
+        2 * binomial(
+            (super::MAX_POINTS + super::MAX_CHECKERS) as u64,
+            super::MAX_CHECKERS as u64,
+        ) * (2 + 4 * super::MAX_ROLLS as u64);
+    let positions = binomial(
+        (TWO_SIDED_POINTS + MAX_TWO_SIDED_CHECKERS) as u64,
+        MAX_TWO_SIDED_CHECKERS as u64,
+    );
+    let two_sided = 16 * positions * positions;
+    let payload = if one_sided > two_sided {
+        one_sided
+    } else {
+        two_sided
+    };
+    HEADER_LEN as u64 + payload + 4
+};
+
+/// Reads a whole file: a regular file of at most [`MAX_FILE_BYTES`] (a FIFO or a device is
+/// refused, not read).
 pub(super) fn read(path: &Path) -> Result<Vec<u8>, BearoffError> {
-    std::fs::read(path).map_err(|source| BearoffError::Read {
+    read_regular(path, MAX_FILE_BYTES).map_err(|e| BearoffError::Read {
         path: path.to_path_buf(),
-        source,
+        source: e.into_reason(),
     })
 }
 
-/// Writes `bytes` to `path` atomically: into a temporary file in the same folder, flushed to disk,
-/// then renamed over `path`. Readers see the old file or the new one, never a part.
+/// Writes `bytes` to `path` with [`write_atomically`]: into a temporary file created exclusively in
+/// the same folder, synced to disk, then renamed over `path`. Readers see the old file or the new
+/// one, never a part. The folder must exist, and an existing `path` must be a regular file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BearoffError> {
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let error = |source| BearoffError::Write {
+    write_atomically(path, bytes).map_err(|e| BearoffError::Write {
         path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).map_err(error)?;
-    let name = path
-        .file_name()
-        .map_or_else(|| "bearoff".into(), |n| n.to_string_lossy());
-    let tmp = dir.join(format!(
-        ".{name}.{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(error)
+        source: e.into_reason(),
+    })
 }
 
 #[cfg(test)]
@@ -215,6 +229,13 @@ mod tests {
     fn atomic_write_replaces() {
         let dir = std::env::temp_dir().join(format!("cubeful-bo-storage-{}", std::process::id()));
         let path = dir.join("sub").join("x.cbd");
+        // The folder is not created.
+        assert!(matches!(
+            write_atomic(&path, b"one"),
+            Err(BearoffError::Write { .. })
+        ));
+        assert!(!dir.exists());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");

@@ -25,6 +25,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::files::{read_regular, write_atomically};
+
 #[cfg(target_arch = "x86_64")]
 mod blocked;
 
@@ -34,6 +36,11 @@ pub const OUTPUTS: usize = 5;
 const MAGIC: &[u8; 8] = b"CUBEFUL\x1a";
 const FORMAT_VERSION: u32 = 1;
 const HEADER_LEN: usize = 40;
+
+/// The longest net file [`Net::load`] reads: 16 MiB, room for about 16,000 hidden units on the
+/// 250 contact inputs, while the nets in use have a few hundred (under 200 KB). A longer file
+/// (or a device like `/dev/zero`) is refused before it is read.
+pub const MAX_NET_FILE_BYTES: u64 = 16 << 20;
 
 /// Which kind of position a net judges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -482,9 +489,9 @@ impl Net {
         inputs: usize,
         input_version: u32,
     ) -> Result<Net, NetFileError> {
-        let bytes = std::fs::read(path).map_err(|source| NetFileError::Io {
+        let bytes = read_regular(path, MAX_NET_FILE_BYTES).map_err(|e| NetFileError::Io {
             path: path.to_path_buf(),
-            source,
+            source: e.into_reason(),
         })?;
         let net = Net::from_bytes(&bytes).map_err(|source| NetFileError::Format {
             path: path.to_path_buf(),
@@ -521,12 +528,11 @@ impl Net {
         Ok(())
     }
 
-    /// Writes the net file atomically: to a temporary file beside `path`, then renamed over it,
-    /// so a failed save never damages an existing file.
+    /// Writes the net file atomically ([`write_atomically`]): to a temporary file created
+    /// exclusively beside `path`, then renamed over it, so a failed save never damages an
+    /// existing file. The folder must exist, and an existing `path` must be a regular file.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let tmp = path.with_extension("net.tmp");
-        std::fs::write(&tmp, self.to_bytes())?;
-        std::fs::rename(&tmp, path)
+        Ok(write_atomically(path, &self.to_bytes())?)
     }
 
     /// Number of weights and biases.

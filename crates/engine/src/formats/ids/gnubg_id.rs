@@ -30,22 +30,20 @@ pub enum GnubgIdError {
     #[error("the GNU Backgammon ID is empty")]
     Empty,
     /// An eXtreme Gammon ID was given where a GNU Backgammon ID was expected.
-    #[error(
-        "this is an eXtreme Gammon XGID, not a GNU Backgammon ID (read it with xgid::Xgid::parse)"
-    )]
+    #[error("this is an eXtreme Gammon XGID, not a GNU Backgammon ID")]
     Xgid,
     /// More than two parts.
     #[error("a GNU Backgammon ID is POSITIONID:MATCHID; found {0} parts")]
     TooManyParts(usize),
     /// The first part is not a valid Position ID.
-    #[error("Position ID {text:?}: {source}")]
+    #[error("Position ID {}: {source}", crate::formats::quote(.text))]
     Position {
         text: String,
         #[source]
         source: PositionIdError,
     },
     /// The second part is not a valid Match ID.
-    #[error("Match ID {text:?}: {source}")]
+    #[error("Match ID {}: {source}", crate::formats::quote(.text))]
     Match {
         text: String,
         #[source]

@@ -135,14 +135,17 @@ pub enum XgidError {
     #[error("not a legal position: {0}")]
     Position(#[from] PositionError),
     /// A numeric field is not a number or out of range.
-    #[error("the {field} is {value:?}; expected {expected}")]
+    #[error("the {field} is {}; expected {expected}", crate::formats::quote(.value))]
     BadField {
         field: XgidField,
         value: String,
         expected: &'static str,
     },
     /// eXtreme Gammon's beaver (`B`) or raccoon (`R`) dice codes.
-    #[error("the dice field {0:?} records a beaver or raccoon, which cannot be represented")]
+    #[error(
+        "the dice field {} records a beaver or raccoon, which cannot be represented",
+        crate::formats::quote(.0)
+    )]
     Beaver(String),
     /// A score above the match length.
     #[error("the {field} is {score}, more than the match length {length}")]

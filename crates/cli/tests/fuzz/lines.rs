@@ -1,0 +1,356 @@
+//! Mutated protocol lines for the UBGI engine and the GNU Backgammon external player, shared by
+//! the end-to-end fuzz test (`tests/fuzz.rs`, through the binary) and the in-process million-case
+//! tests at the end of `src/ubgi.rs` and `src/external.rs` (included there with `#[path]`).
+//!
+//! Seeds: every command of each protocol with its arguments, the IDs of the shared ID corpus and
+//! the `board:` lines of the recorded GNU Backgammon external-player session. A case is a seed
+//! mutated by a deterministic generator (bytes flipped, replaced, deleted, duplicated, swapped
+//! and repeated, words of the protocol inserted, text cut off). Searches are kept cheap: a `go`
+//! gets `depth 0` appended and an `evaluation` gets `plies 0` (the last value of an argument
+//! wins), so that a case that reaches the engine costs a 0-ply decision.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use cubeful_engine::game::splitmix64;
+
+/// A deterministic generator (SplitMix64).
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn below(&mut self, n: usize) -> usize {
+        (splitmix64(&mut self.0) % n.max(1) as u64) as usize
+    }
+
+    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// The seed of a run: `CUBEFUL_FUZZ_SEED` if set, else `default`.
+pub fn seed(default: u64) -> u64 {
+    std::env::var("CUBEFUL_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The `shared/` folder beside the checkout (`CUBEFUL_SHARED` overrides).
+pub fn shared_dir() -> PathBuf {
+    std::env::var("CUBEFUL_SHARED").map_or_else(
+        |_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+        PathBuf::from,
+    )
+}
+
+fn read_shared(rel: &str) -> String {
+    let path = shared_dir().join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// One to four mutations of `bytes`.
+pub fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, alphabet: &[u8], tokens: &[&str]) {
+    for _ in 0..1 + rng.below(4) {
+        let len = bytes.len();
+        let at = rng.below(len + 1);
+        match rng.below(13) {
+            0 if at < len => bytes[at] ^= 1 << rng.below(8),
+            1 if at < len => bytes[at] = *rng.pick(alphabet),
+            2 if at < len => bytes[at] = rng.below(256) as u8,
+            3 => {
+                let end = (at + 1 + rng.below(8)).min(len);
+                bytes.drain(at.min(end)..end);
+            }
+            4 => {
+                let end = (at + rng.below(24)).min(len);
+                let copy = bytes[at.min(end)..end].to_vec();
+                let to = rng.below(bytes.len() + 1);
+                bytes.splice(to..to, copy);
+            }
+            5 | 6 => {
+                let token = rng.pick(tokens).as_bytes();
+                bytes.splice(at..at, token.iter().copied());
+            }
+            7 if rng.below(3) == 0 => bytes.truncate(at),
+            8 => {
+                let digits: Vec<usize> = (0..len).filter(|&i| bytes[i].is_ascii_digit()).collect();
+                if !digits.is_empty() {
+                    let i = *rng.pick(&digits);
+                    bytes[i] = b'0' + rng.below(10) as u8;
+                }
+            }
+            9 if len > 1 => {
+                let other = rng.below(len);
+                bytes.swap(at.min(len - 1), other);
+            }
+            10 if rng.below(8) == 0 => {
+                let end = (at + 1 + rng.below(8)).min(len);
+                let piece = bytes[at.min(end)..end].to_vec();
+                if !piece.is_empty() {
+                    let times = 1 + rng.below(3000 / piece.len());
+                    bytes.splice(at..at, piece.repeat(times));
+                }
+            }
+            _ => {
+                let b = *rng.pick(alphabet);
+                bytes.insert(at, b);
+            }
+        }
+    }
+}
+
+/// `(position ID, match ID, XGID)` of the ID oracle.
+fn corpus_ids() -> Vec<(String, String, String)> {
+    let text = read_shared("corpus/ids/backgammoncalculator_gnu_4ply_identifier_oracle.csv");
+    text.lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            Some((
+                f.get(2)?.to_string(),
+                f.get(3)?.to_string(),
+                f.last()?.to_string(),
+            ))
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// UBGI
+// ---------------------------------------------------------------------------------------------
+
+const UBGI_COMMANDS: &[&str] = &[
+    "ubgi",
+    "isready",
+    "stop",
+    "newgame",
+    "setoption name Threads value 2",
+    "setoption name Seed value 42",
+    "setoption name Deterministic value false",
+    "setoption name EvalMode value cubeless",
+    "setoption name EvalMode value cubeful",
+    "setoption name Level value expert",
+    "setoption name Level value beginner",
+    "newsession type match length 7 jacoby off crawford on",
+    "newsession type money jacoby on",
+    "newsession type match length 64",
+    "setscore 3 5",
+    "setscore 6 2 crawford",
+    "setscore 6 6 postcrawford",
+    "setcube value 2 owner p0",
+    "setcube value 1 owner center",
+    "setcube value 32768 owner p1",
+    "setturn p1",
+    "setturn p0",
+    "dice 3 1",
+    "dice 66",
+    "dice 5 2",
+    "go role chequer",
+    "go role cube",
+    "go role turn",
+    "go",
+    "go role checker movetime 100 nodes 5 trials 6",
+];
+
+const UBGI_ALPHABET: &[u8] = b" abcdeghilmnoprstuvwxyz0123456789:=/-+pP";
+const UBGI_TOKENS: &[&str] = &[
+    " ",
+    "\t",
+    "name",
+    "value",
+    "type",
+    "length",
+    "jacoby",
+    "crawford",
+    "on",
+    "off",
+    "p0",
+    "p1",
+    "center",
+    "owner",
+    "role",
+    "depth",
+    "chequer",
+    "cube",
+    "turn",
+    "movetime",
+    "-1",
+    "0",
+    "65",
+    "32767",
+    "32768",
+    "4294967296",
+    "99999999999999999999",
+    "go",
+    "position",
+    "gnubgid",
+    "xgid",
+    "XGID=",
+    ":",
+    "é",
+    "\u{3000}",
+    "\r",
+    "money",
+    "match",
+    "nackgammon",
+    "crawford",
+    "postcrawford",
+    "Threads",
+    "Level",
+    "setoption",
+];
+
+/// UBGI command lines: every command and `position` lines with the corpus IDs.
+pub fn ubgi_seeds() -> Vec<String> {
+    let mut seeds: Vec<String> = UBGI_COMMANDS.iter().map(|s| s.to_string()).collect();
+    for (position, matchid, xgid) in corpus_ids().into_iter().step_by(4) {
+        seeds.push(format!("position gnubgid {position}:{matchid}"));
+        seeds.push(format!("position gnubgid {position}"));
+        seeds.push(format!("position xgid {xgid}"));
+    }
+    seeds
+}
+
+/// One UBGI case: a line without line breaks (a `go` with `depth 0` appended).
+pub fn ubgi_case(rng: &mut Rng, seeds: &[String]) -> String {
+    let mut bytes = rng.pick(seeds).as_bytes().to_vec();
+    if rng.below(4) != 0 {
+        mutate(rng, &mut bytes, UBGI_ALPHABET, UBGI_TOKENS);
+    }
+    let mut line = String::from_utf8_lossy(&bytes).replace(['\n', '\r'], " ");
+    if line.split_whitespace().next() == Some("go") {
+        line.push_str(" depth 0");
+    }
+    line
+}
+
+// ---------------------------------------------------------------------------------------------
+// GNU Backgammon external player
+// ---------------------------------------------------------------------------------------------
+
+const EXTERNAL_COMMANDS: &[&str] = &[
+    "version",
+    "help",
+    "set debug on",
+    "set debug off",
+    "set interface new",
+    "set interface old",
+    "set",
+    "unknown",
+];
+
+const EXTERNAL_OPTIONS: &[&str] = &[
+    "",
+    "",
+    " jacobyrule on",
+    " crawfordrule off",
+    " beavers off",
+    " resignation 1",
+    " resignation 2",
+    " resignation 3",
+    " jacobyrule off crawfordrule on beavers on resignation 0",
+];
+
+const EVALUATION_OPTIONS: &[&str] = &[
+    "",
+    " plies 1 cube on",
+    " cubeful",
+    " cubeless",
+    " noise 0.1 deterministic",
+    " noise 500",
+    " prune",
+    " cube off deterministic off",
+];
+
+const EXTERNAL_ALPHABET: &[u8] = b"0123456789:- board";
+const EXTERNAL_TOKENS: &[&str] = &[
+    ":",
+    "-",
+    "-15",
+    "15",
+    "16",
+    "9999",
+    "32768",
+    "0",
+    "1",
+    "-1",
+    "2",
+    "25",
+    " ",
+    "\t",
+    "board:",
+    "\0",
+    "\r",
+    "+1",
+    "é",
+    "::",
+    "99999999999999999999",
+    "resignation",
+    "jacobyrule",
+    "crawfordrule",
+    "beavers",
+    "on",
+    "off",
+    "plies",
+    "noise",
+    "NaN",
+    "inf",
+    "1e9",
+    "cube",
+    "cubeful",
+    "cubeless",
+    "evaluation",
+    "fibsboard",
+    "deterministic",
+    "prune",
+];
+
+/// External-player lines: the `board:` lines of the recorded GNU Backgammon session with the
+/// session options, as `evaluation fibsboard` lines with the evaluation options, and the other
+/// commands.
+pub fn external_seeds() -> Vec<String> {
+    let trace = read_shared("docs/gnubg-external-trace.txt");
+    let boards: Vec<String> = trace
+        .lines()
+        .filter_map(|l| l.strip_prefix("C>S b'board:"))
+        .map(|rest| format!("board:{}", rest.split("\\n").next().unwrap_or(rest)))
+        .collect();
+    assert!(boards.len() > 20, "{} boards in the trace", boards.len());
+    let mut seeds: Vec<String> = EXTERNAL_COMMANDS.iter().map(|s| s.to_string()).collect();
+    for (i, board) in boards.iter().enumerate() {
+        seeds.push(format!(
+            "{board}{}",
+            EXTERNAL_OPTIONS[i % EXTERNAL_OPTIONS.len()]
+        ));
+        seeds.push(format!(
+            "evaluation fibsboard {board}{}",
+            EVALUATION_OPTIONS[i % EVALUATION_OPTIONS.len()]
+        ));
+    }
+    seeds
+}
+
+/// One external-player case: a line without line breaks, NUL bytes and surrounding blanks (as
+/// the server hands it to its answer), an `evaluation` with `plies 0` appended. Lines that close
+/// the connection (`exit`, `quit`) become `help`.
+pub fn external_case(rng: &mut Rng, seeds: &[String]) -> String {
+    let mut bytes = rng.pick(seeds).as_bytes().to_vec();
+    if rng.below(4) != 0 {
+        mutate(rng, &mut bytes, EXTERNAL_ALPHABET, EXTERNAL_TOKENS);
+    }
+    let text = String::from_utf8_lossy(&bytes).replace(['\n', '\0'], " ");
+    let mut line = text.trim().to_string();
+    let first = line
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    if first == "evaluation" {
+        line.push_str(" plies 0");
+    }
+    if matches!(first.as_str(), "exit" | "quit") || line.is_empty() {
+        line = "help".to_string();
+    }
+    line
+}
