@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Sums tools/vs-gnubg-external.sh's chunks: points per game for Cubeful (actual and luck
+adjusted, with 95% confidence intervals from the games' spread) and both sides' error rates in
+mEMG as GNU Backgammon reports them (checker: error per unforced move; overall: checker and
+cube error per unforced move and close cube decision). Writes DIR/summary.json."""
+import glob
+import json
+import math
+import os
+import sys
+
+d = sys.argv[1]
+games, played, analysed = [], 0.0, 0.0
+chunks = sorted(glob.glob(os.path.join(d, "chunk-*.json")))
+for path in chunks:
+    with open(path) as f:
+        c = json.load(f)
+    games += c["games"]
+    played += c["seconds_played"]
+    analysed += c["seconds_analysed"]
+n = len(games)
+if n < 2:
+    sys.exit("fewer than two games in " + d)
+
+
+def mean_ci(xs):
+    m = sum(xs) / len(xs)
+    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+    return m, 1.96 * math.sqrt(var / len(xs))
+
+
+summary = {"games": n, "chunks": len(chunks), "seconds_played": round(played),
+           "seconds_analysed": round(analysed)}
+for key in ("result", "luck_adjusted"):
+    m, ci = mean_ci([g["cubeful"][key] for g in games])
+    summary["cubeful_ppg_" + key] = round(m, 4)
+    summary["cubeful_ppg_" + key + "_ci95"] = round(ci, 4)
+for side in ("gnubg", "cubeful"):
+    tot = lambda k: sum(g[side][k] for g in games)
+    unforced, close = tot("unforced"), tot("close_cube")
+    summary[side] = {
+        "moves": tot("moves"),
+        "unforced": unforced,
+        "close_cube": close,
+        "checker_memg": round(1000 * tot("checker_error") / max(unforced, 1), 2),
+        "cube_memg": round(1000 * tot("cube_error") / max(close, 1), 2),
+        "overall_memg": round(1000 * (tot("checker_error") + tot("cube_error"))
+                              / max(unforced + close, 1), 2),
+    }
+tmp = os.path.join(d, "summary.json.tmp")
+with open(tmp, "w") as f:
+    json.dump(summary, f, indent=1)
+os.rename(tmp, os.path.join(d, "summary.json"))
+print(json.dumps(summary, indent=1))

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Cubeful against GNU Backgammon through gnubg's external-player protocol, money play
+# (Jacoby, beavers), gnubg analysing: luck-adjusted points per game and both sides' error
+# rates, for docs/BENCHMARKS.md (issue 14).
+#
+#   tools/vs-gnubg-external.sh OUT_DIR GAMES [cubeful-cli options...]
+#   e.g. nice -n 10 tools/vs-gnubg-external.sh training/external/adam5 600 --nets training/adam5 --level expert
+#
+# The session is played in chunks of CHUNK games (default 50); each chunk is its own gnubg
+# session (seed = chunk number + SEED, default 1000), analysed at EXT_ANALYSIS_PLIES (default
+# 2) with EXT_THREADS threads (default 2), and written to OUT_DIR/chunk-NNN.json. Chunks
+# already there are skipped, so an interrupted run resumes where it stopped. At the end (and
+# with GAMES = 0, for the chunks there are) it prints the summary and writes OUT_DIR/summary.json.
+# gnubg plays at EXT_PLIES (default 0). Needs Debian's gnubg and a release cubeful-cli (CLI=...).
+set -euo pipefail
+OUT=$1
+GAMES=$2
+shift 2
+HERE=$(cd "$(dirname "$0")" && pwd)
+CLI=${CLI:-target/release/cubeful-cli}
+GNUBG=${GNUBG:-$(command -v gnubg || echo /usr/games/gnubg)}
+CHUNK=${CHUNK:-50}
+SEED=${SEED:-1000}
+mkdir -p "$OUT"
+chunks=$(((GAMES + CHUNK - 1) / CHUNK))
+for ((i = 0; i < chunks; i++)); do
+    json=$(printf '%s/chunk-%03d.json' "$OUT" "$i")
+    [ -e "$json" ] && continue
+    log=$(mktemp)
+    "$CLI" external 0 --connections 1 --idle-timeout 600 "$@" > "$log" 2>&1 &
+    server=$!
+    port=""
+    for _ in $(seq 100); do
+        port=$(grep -o '127.0.0.1:[0-9]*' "$log" | head -1 | cut -d: -f2 || true)
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    [ -n "$port" ] || { cat "$log"; kill $server; exit 1; }
+    n=$CHUNK
+    [ $((i * CHUNK + n)) -gt "$GAMES" ] && n=$((GAMES - i * CHUNK))
+    start=$(date +%s)
+    EXT_PORT=$port EXT_GAMES=$n EXT_SEED=$((SEED + i)) EXT_OUT=$json \
+        EXT_SGF=$(printf '%s/chunk-%03d.sgf' "$OUT" "$i") \
+        "$GNUBG" -t -q -r -p "$HERE/gnubg-external-chunk.py" > "$OUT/gnubg.log" 2>&1 || true
+    wait $server || true
+    rm -f "$log"
+    [ -e "$json" ] || { echo "chunk $i failed: see $OUT/gnubg.log"; tail -20 "$OUT/gnubg.log"; exit 1; }
+    echo "chunk $i: $n games in $(($(date +%s) - start)) s"
+done
+python3 "$HERE/external-summary.py" "$OUT"
