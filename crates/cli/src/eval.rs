@@ -1,19 +1,19 @@
 //! `cubeful-cli eval <POSITION-ID>[:<MATCH-ID>] [--plies N] [--json]`: the chances and equities of
 //! the player on roll.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use cubeful_engine::analysis::hint;
 use cubeful_engine::eval::class::classify;
 use cubeful_engine::game::Rules;
+use cubeful_engine::position_id;
 use cubeful_engine::search::EvalSettings;
-use cubeful_engine::{gnubg_id, position_id};
 use serde::Serialize;
 
 use crate::nets::EngineArgs;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// GNU Backgammon Position ID, optionally `:MATCH-ID` (without it: money game, cube centred).
+    #[arg(help = crate::position_arg::HELP)]
     position: String,
     /// Lookahead, 0 to 4.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
@@ -46,7 +46,7 @@ struct EvalJson {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let (position, state) = gnubg_id::decode(&args.position).context("bad GNU Backgammon ID")?;
+    let (position, state) = crate::position_arg::parse(&args.position)?;
     let mut search = args.engine.search()?;
     let settings = EvalSettings {
         plies: args.plies,

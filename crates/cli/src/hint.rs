@@ -12,11 +12,11 @@ use cubeful_engine::analysis::hint::{self, Query, Question, RolloutHintError};
 use cubeful_engine::game::Rules;
 use cubeful_engine::search::rollout::RolloutSettings;
 use cubeful_engine::search::{EvalSettings, Level};
-use cubeful_engine::{gnubg_id, Dice};
+use cubeful_engine::Dice;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// GNU Backgammon Position ID, optionally `:MATCH-ID` (without it: money game, cube centred).
+    #[arg(help = crate::position_arg::HELP)]
     position: String,
     /// The roll to play (otherwise the Match ID's dice; without dice: the cube decision, or the
     /// answer to the double or resignation the Match ID holds).
@@ -64,7 +64,7 @@ pub struct Args {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let (position, state) = gnubg_id::decode(&args.position).context("bad GNU Backgammon ID")?;
+    let (position, state) = crate::position_arg::parse(&args.position)?;
     let beavers = Rules::money().beavers && !args.no_beavers;
     let mut query = Query::from_state(position, state, beavers);
     if let Some(d) = &args.dice {

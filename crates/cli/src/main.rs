@@ -18,6 +18,7 @@ mod matches;
 mod moves;
 mod nets;
 mod options;
+mod position_arg;
 mod report;
 mod rollout;
 mod show;

@@ -17,7 +17,7 @@ use cubeful_engine::search::rollout::{
     StopRule, Subject, SubjectKind,
 };
 use cubeful_engine::search::{EvalSettings, Level, Search};
-use cubeful_engine::{gnubg_id, Dice};
+use cubeful_engine::Dice;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -28,7 +28,7 @@ const MAX_PLY: i64 = 10_000;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// GNU Backgammon Position ID, optionally `:MATCH-ID` (without it: money game, cube centred).
+    #[arg(help = crate::position_arg::HELP)]
     position: String,
     /// Roll out the best plays of this roll (otherwise of the Match ID's dice, if it has any).
     #[arg(long, conflicts_with = "cube")]
@@ -134,7 +134,7 @@ struct RolloutJson<'a> {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let (position, state) = gnubg_id::decode(&args.position).context("bad GNU Backgammon ID")?;
+    let (position, state) = crate::position_arg::parse(&args.position)?;
     if position.result().is_some() {
         bail!(
             "the game is over in {:?}: there is nothing to roll out",

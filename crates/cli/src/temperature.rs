@@ -16,7 +16,7 @@ use cubeful_engine::analysis::temperature::{
 use cubeful_engine::formats::ids::xgid::Xgid;
 use cubeful_engine::game::Rules;
 use cubeful_engine::search::{EvalSettings, Level};
-use cubeful_engine::{gnubg_id, MatchState, Position};
+use cubeful_engine::{MatchState, Position};
 use serde::Serialize;
 
 use crate::nets::EngineArgs;
@@ -58,10 +58,10 @@ fn decode(id: &str) -> Result<(Position, MatchState, bool)> {
         .get(..5)
         .is_some_and(|head| head.eq_ignore_ascii_case("XGID="))
     {
-        let x = Xgid::parse(trimmed).with_context(|| format!("bad XGID {id:?}"))?;
+        let x = Xgid::parse(trimmed).context("bad XGID")?;
         return Ok((x.position, x.state, x.beavers));
     }
-    let (position, state) = gnubg_id::decode(id).context("bad GNU Backgammon ID")?;
+    let (position, state) = crate::position_arg::parse(id)?;
     Ok((position, state, Rules::money().beavers))
 }
 

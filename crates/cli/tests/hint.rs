@@ -291,3 +291,20 @@ fn resignations_get_an_answer() {
         "{text}"
     );
 }
+
+/// `hint` (like `eval`, `rollout` and `temperature`) reads an XGID, labelled or not, as it
+/// reads the same position's GNU Backgammon ID.
+#[test]
+fn an_xgid_gives_the_same_hint_as_the_gnubg_id() {
+    let state = MatchState {
+        dice: Some(Dice::new(3, 1).unwrap()),
+        ..money_x()
+    };
+    let gnubg = gnubg_id::encode(&middle_game(), &state);
+    let xgid = cubeful_engine::xgid::encode(&middle_game(), &state);
+    // `--`: an XGID without its label may begin with '-'.
+    let hint = |id: &str| stdout(&["hint", "--plies", "0", "--json", "--no-bearoff", "--", id]);
+    let expected = hint(&gnubg);
+    assert_eq!(hint(&xgid), expected);
+    assert_eq!(hint(xgid.trim_start_matches("XGID=")), expected);
+}
