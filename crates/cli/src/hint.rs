@@ -142,7 +142,12 @@ fn rollout(args: &Args, query: &Query, search: &mut cubeful_engine::search::Sear
     } else {
         print!(
             "{}",
-            report::hint_text(&rolled.hint, &heading(query), args.top.max(1))
+            report::rollout_hint_text(
+                &rolled.hint,
+                &heading(query),
+                args.top.max(1),
+                rolled.rolled
+            )
         );
         match rolled.rolled {
             0 => println!("(rollout, {} trials)", rolled.trials),

@@ -23,6 +23,19 @@ pub fn hint_text(hint: &Hint, heading: &str, top: usize) -> String {
 
 /// The first `top` plays as GNU Backgammon lists them, under `heading`.
 pub fn moves_text(heading: &str, moves: &[RankedPlay], top: usize) -> String {
+    moves_text_rolled(heading, moves, top, 0)
+}
+
+/// [`hint_text`] of a hint by rollout whose first `rolled` plays were rolled out: those are
+/// labelled "rolled" where the others give their depth.
+pub fn rollout_hint_text(hint: &Hint, heading: &str, top: usize, rolled: usize) -> String {
+    match hint {
+        Hint::Moves(h) => moves_text_rolled(heading, &h.moves, top, rolled),
+        other => hint_text(other, heading, top),
+    }
+}
+
+fn moves_text_rolled(heading: &str, moves: &[RankedPlay], top: usize, rolled: usize) -> String {
     let mut text = format!("{heading}\n");
     for (i, m) in moves.iter().take(top).enumerate() {
         let mv = if m.text.is_empty() {
@@ -35,10 +48,15 @@ pub fn moves_text(heading: &str, moves: &[RankedPlay], top: usize) -> String {
         } else {
             format!(" ({:+.3})", m.difference)
         };
+        // "rolled" is as wide as "2-ply " so the columns stay aligned.
+        let depth = if i < rolled {
+            "rolled".to_string()
+        } else {
+            format!("{}-ply ", m.plies)
+        };
         text.push_str(&format!(
-            "{:>3}. {}-ply  {:<28} Eq.: {:+.3}{diff}\n       {}\n",
+            "{:>3}. {depth} {:<28} Eq.: {:+.3}{diff}\n       {}\n",
             i + 1,
-            m.plies,
             mv,
             m.equity,
             chances(&m.probabilities)

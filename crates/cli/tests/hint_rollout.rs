@@ -63,6 +63,15 @@ fn a_roll_is_rolled_out_and_ranked_by_the_rollout() {
         text.lines().nth(1).is_some_and(|l| l.contains(best)),
         "{best}: {text}"
     );
+    // The rolled-out plays say so, the others give their depth, in the same columns.
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains("Eq.:")).collect();
+    assert!(
+        rows[..3].iter().all(|l| l[3..].starts_with(". rolled ")),
+        "{text}"
+    );
+    assert!(rows[3..].iter().all(|l| l.contains(". 0-ply  ")), "{text}");
+    let column = |l: &str| l.find("Eq.:");
+    assert!(rows.iter().all(|l| column(l) == column(rows[0])), "{text}");
 }
 
 #[test]
