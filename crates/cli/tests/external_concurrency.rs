@@ -110,8 +110,10 @@ fn a_silent_client_does_not_block_the_next_one() {
 #[test]
 fn a_client_trickling_bytes_without_a_newline_is_dropped_after_the_idle_timeout() {
     let server = start_server(&["--idle-timeout", "2"]);
-    let (mut s, mut r) = connect(&server, Duration::from_millis(250));
+    // Timed from before the connection: the server's clock cannot start earlier, so a loaded
+    // machine delaying this side cannot make the drop look early.
     let started = Instant::now();
+    let (mut s, mut r) = connect(&server, Duration::from_millis(250));
     let mut dropped = None;
     while started.elapsed() < Duration::from_secs(15) {
         if s.write_all(b"b").is_err() || closed(&mut r) {
