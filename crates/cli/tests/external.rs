@@ -3,10 +3,12 @@
 //! over a loopback socket and checks that every answer is a legal one of the same kind; then
 //! hostile input, disconnects and the other commands.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use cubeful_engine::formats::fibs::FibsBoard;
@@ -26,39 +28,8 @@ impl Drop for Server {
 }
 
 fn start_server(extra: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cubeful-cli"))
-        .args([
-            "external",
-            "127.0.0.1:0",
-            "--level",
-            "expert",
-            "--no-bearoff",
-        ])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cubeful-cli external starts");
-    let mut reader = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    reader
-        .read_line(&mut first)
-        .expect("the server says where it listens");
-    let port = first
-        .trim()
-        .trim_end_matches("...")
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {first:?}"));
-    assert!(first.contains("127.0.0.1:"), "{first}");
-    // Keep draining the server's log so that it never blocks on a full pipe.
-    std::thread::spawn(move || {
-        let mut sink = String::new();
-        while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
-            sink.clear();
-        }
-    });
+    let args = [&["--level", "expert", "--no-bearoff"], extra].concat();
+    let (child, port) = common::spawn_external(&args, Stdio::null());
     Server { child, port }
 }
 

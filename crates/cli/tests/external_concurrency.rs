@@ -4,6 +4,8 @@
 //! gets an answer. Every wait here is bounded, so that a server that blocks fails the test
 //! instead of hanging it.
 
+mod common;
+
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -28,37 +30,8 @@ impl Drop for Server {
 }
 
 fn start_server(extra: &[&str]) -> Server {
-    let mut child = Command::new(BIN)
-        .args([
-            "external",
-            "127.0.0.1:0",
-            "--level",
-            "beginner",
-            "--no-bearoff",
-        ])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("cubeful-cli external starts");
-    let mut reader = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    reader
-        .read_line(&mut first)
-        .expect("the server says where it listens");
-    let port = first
-        .trim()
-        .trim_end_matches("...")
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {first:?}"));
-    std::thread::spawn(move || {
-        let mut sink = String::new();
-        while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
-            sink.clear();
-        }
-    });
+    let args = [&["--level", "beginner", "--no-bearoff"], extra].concat();
+    let (child, port) = common::spawn_external(&args, Stdio::null());
     Server { child, port }
 }
 

@@ -7,6 +7,8 @@
 //! The million-case versions run in process (`cargo test --release -p cubeful-cli -- --ignored
 //! million`): `ubgi::fuzz_tests` and `external::fuzz_tests`.
 
+mod common;
+
 #[path = "fuzz/lines.rs"]
 mod lines;
 
@@ -89,36 +91,8 @@ struct Server {
 }
 
 fn start_external() -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cubeful-cli"))
-        .args([
-            "external",
-            "127.0.0.1:0",
-            "--level",
-            "beginner",
-            "--no-bearoff",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("cubeful-cli external starts");
-    let mut reader = BufReader::new(child.stdout.take().unwrap());
-    let mut first = String::new();
-    reader
-        .read_line(&mut first)
-        .expect("the server says where it listens");
-    let port = first
-        .trim()
-        .trim_end_matches("...")
-        .rsplit(':')
-        .next()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no port in {first:?}"));
-    std::thread::spawn(move || {
-        let mut sink = String::new();
-        while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
-            sink.clear();
-        }
-    });
+    let (mut child, port) =
+        common::spawn_external(&["--level", "beginner", "--no-bearoff"], Stdio::piped());
     let mut stderr = child.stderr.take().unwrap();
     let log = std::thread::spawn(move || {
         let mut text = String::new();

@@ -61,3 +61,37 @@ pub fn run_gnubg_script(gnubg: &std::path::Path, home: &std::path::Path, script:
         .expect("gnubg reads its script");
     child.wait_with_output().expect("gnubg ends")
 }
+
+/// Starts `cubeful-cli external 127.0.0.1:0 ARGS…` with its standard error going to `stderr`,
+/// reads the port it listens on from its first line, and keeps draining its standard output
+/// (its log) so that it never blocks on a full pipe. The caller kills the child.
+pub fn spawn_external(args: &[&str], stderr: std::process::Stdio) -> (std::process::Child, u16) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cubeful-cli"))
+        .args(["external", "127.0.0.1:0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("cubeful-cli external starts");
+    let mut reader = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let mut first = String::new();
+    reader
+        .read_line(&mut first)
+        .expect("the server says where it listens");
+    assert!(first.contains("127.0.0.1:"), "{first}");
+    let port = first
+        .trim()
+        .trim_end_matches("...")
+        .rsplit(':')
+        .next()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    std::thread::spawn(move || {
+        let mut sink = String::new();
+        while reader.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
+            sink.clear();
+        }
+    });
+    (child, port)
+}
