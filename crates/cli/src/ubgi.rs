@@ -244,19 +244,7 @@ struct Running {
 }
 
 pub fn run(args: &Args) -> Result<()> {
-    let mut engine = Engine {
-        engine_args: args.engine.clone(),
-        options: Options {
-            threads: 1,
-            seed: 0,
-            deterministic: true,
-            cubeful: true,
-            level: Level::WorldClass,
-        },
-        context: Context::new(),
-        search: None,
-        running: None,
-    };
+    let mut engine = Engine::new(args.engine.clone());
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else {
@@ -297,6 +285,24 @@ fn player(word: &str) -> Option<Player> {
 }
 
 impl Engine {
+    /// A session with the default options (one thread, deterministic, cubeful, World Class),
+    /// no position yet; the nets are loaded on first use.
+    fn new(engine_args: EngineArgs) -> Engine {
+        Engine {
+            engine_args,
+            options: Options {
+                threads: 1,
+                seed: 0,
+                deterministic: true,
+                cubeful: true,
+                level: Level::WorldClass,
+            },
+            context: Context::new(),
+            search: None,
+            running: None,
+        }
+    }
+
     /// Takes back the searcher of a search that has answered.
     fn collect(&mut self) {
         let answered = self
@@ -994,19 +1000,7 @@ mod fuzz_tests {
     /// Runs `cases` lines; returns the error messages that are not one line under 1,000 bytes.
     fn fuzz(cases: usize, seed: u64) -> usize {
         let started = Instant::now();
-        let mut engine = Engine {
-            engine_args: Cli::parse_from(["ubgi", "--no-bearoff"]).engine,
-            options: Options {
-                threads: 1,
-                seed: 0,
-                deterministic: true,
-                cubeful: true,
-                level: Level::WorldClass,
-            },
-            context: Context::new(),
-            search: None,
-            running: None,
-        };
+        let mut engine = Engine::new(Cli::parse_from(["ubgi", "--no-bearoff"]).engine);
         let seeds = ubgi_seeds();
         let mut rng = Rng(seed);
         let (mut accepted, mut refused, mut skipped, mut bad_messages) = (0, 0, 0, Vec::new());
