@@ -11,7 +11,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -85,14 +84,7 @@ pub fn run(args: &Args) -> Result<()> {
         bail!("--games, --vr-games and --threads must be at least 1");
     }
     let nets = args.engine.nets.load()?;
-    let bearoff = if args.engine.no_bearoff {
-        None
-    } else {
-        let dir = crate::bearoff::DirArg {
-            dir: args.engine.bearoff_dir.clone(),
-        };
-        Some(Arc::new(dir.open()?))
-    };
+    let bearoff = args.engine.bearoff()?;
     let gnubg = match &args.gnubg {
         Some(path) => Some(find_gnubg(path)?),
         None => None,

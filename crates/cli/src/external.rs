@@ -127,14 +127,7 @@ pub fn run(args: &Args) -> Result<()> {
     // The nets and the bearoff databases are loaded once and shared; each connection gets its
     // own searcher and session state.
     let nets = args.engine.nets.load()?;
-    let bearoff = if args.engine.no_bearoff {
-        None
-    } else {
-        let dir = crate::bearoff::DirArg {
-            dir: args.engine.bearoff_dir.clone(),
-        };
-        Some(Arc::new(dir.open()?))
-    };
+    let bearoff = args.engine.bearoff()?;
     let player = Player::new(args);
     let limit = usize::try_from(args.max_connections).unwrap_or(usize::MAX);
     let active = Arc::new(AtomicUsize::new(0));

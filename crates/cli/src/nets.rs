@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Result;
+use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::Nets;
 
 /// The `--nets DIR` option shared by the commands that evaluate.
@@ -42,12 +43,18 @@ impl EngineArgs {
     /// A searcher with the chosen nets and, unless turned off, the bearoff databases.
     pub fn search(&self) -> Result<cubeful_engine::search::Search> {
         let mut search = cubeful_engine::search::Search::new(self.nets.load()?);
-        if !self.no_bearoff {
-            let dir = crate::bearoff::DirArg {
-                dir: self.bearoff_dir.clone(),
-            };
-            search.set_bearoff(Some(Arc::new(dir.open()?)));
-        }
+        search.set_bearoff(self.bearoff()?);
         Ok(search)
+    }
+
+    /// The bearoff databases (loaded, or generated on first use), unless turned off.
+    pub fn bearoff(&self) -> Result<Option<Arc<BearoffDb>>> {
+        if self.no_bearoff {
+            return Ok(None);
+        }
+        let dir = crate::bearoff::DirArg {
+            dir: self.bearoff_dir.clone(),
+        };
+        Ok(Some(Arc::new(dir.open()?)))
     }
 }

@@ -6,7 +6,6 @@
 
 use std::io::IsTerminal;
 use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use cubeful_engine::analysis::hint;
@@ -173,14 +172,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let settings = settings(args);
     let nets = args.engine.nets.load()?;
-    let bearoff = if args.engine.no_bearoff {
-        None
-    } else {
-        let dir = crate::bearoff::DirArg {
-            dir: args.engine.bearoff_dir.clone(),
-        };
-        Some(Arc::new(dir.open()?))
-    };
+    let bearoff = args.engine.bearoff()?;
     let (subject, names) = match dice {
         _ if args.cube => (
             Subject::Cube,

@@ -12,6 +12,7 @@ use cubeful_train::dataset::{self, Example};
 use cubeful_train::duel::{self, DuelConfig};
 use cubeful_train::minibatch::{self, MinibatchConfig, Schedule, Selection};
 use cubeful_train::players::{PlayerData, PlayerSpec};
+use cubeful_train::rollout_labels;
 use cubeful_train::supervised::{self, SupervisedConfig};
 use cubeful_train::td::{self, TdConfig};
 
@@ -80,9 +81,10 @@ pub struct PruneArgs {
 
 #[derive(clap::Args)]
 pub struct LabelArgs {
-    /// Nets that play the games and compute the targets (default: the embedded nets).
+    /// Nets that play the games and compute the targets (default: the embedded nets), and the
+    /// bearoff databases the rollouts of `--rollout` stop at.
     #[command(flatten)]
-    nets: crate::nets::NetsArg,
+    engine: crate::nets::EngineArgs,
     /// Folder for the chunks (`chunk-00000.bin`, …).
     #[arg(long)]
     dir: PathBuf,
@@ -95,6 +97,18 @@ pub struct LabelArgs {
     /// Lookahead of the targets.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
     plies: u8,
+    /// Label with cubeless rollouts of this many games instead, keeping only the positions whose
+    /// short probe rollout (`--probe`) is at least `--threshold` from the 0-ply equity
+    /// (1 to 1000000).
+    #[arg(long, value_name = "GAMES", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    rollout: Option<u32>,
+    /// Games of the probe rollout of every position, with `--rollout` (1 to 1000000).
+    #[arg(long, value_name = "GAMES", default_value_t = 72, requires = "rollout", value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    probe: u32,
+    /// With `--rollout`: the least difference of cubeless equity between the probe and 0-ply
+    /// that makes a position worth its rollout (0 to 3; 0 keeps every position).
+    #[arg(long, value_name = "EQUITY", default_value_t = 0.1, requires = "rollout", value_parser = crate::options::number(0.0, 3.0))]
+    threshold: f64,
     /// Chunk i uses seed `seed * 1_000_003 + i`.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -444,10 +458,14 @@ fn run_sample(args: &SampleArgs) -> Result<()> {
 
 fn run_label(args: &LabelArgs) -> Result<()> {
     let threads = threads_or_all(args.threads);
-    let nets = args.nets.load()?;
+    let nets = args.engine.nets.load()?;
     if !args.dir.is_dir() {
         anyhow::bail!("--dir {} is not a folder", args.dir.display());
     }
+    let bearoff = match args.rollout {
+        Some(_) => args.engine.bearoff()?,
+        None => None,
+    };
     for chunk in 0..args.chunks {
         let path = args.dir.join(format!("chunk-{chunk:05}.bin"));
         if path.exists() {
@@ -465,14 +483,40 @@ fn run_label(args: &LabelArgs) -> Result<()> {
             args.explore,
             threads,
         );
-        let examples = supervised::deep_targets(&nets, &positions, args.plies, threads);
+        let (examples, how) = match args.rollout {
+            None => (
+                supervised::deep_targets(&nets, &positions, args.plies, threads),
+                format!("at {}-ply", args.plies),
+            ),
+            Some(trials) => {
+                let config = rollout_labels::RolloutLabelConfig {
+                    probe_trials: args.probe,
+                    trials,
+                    threshold: args.threshold as f32,
+                    seed,
+                };
+                let labels = rollout_labels::rollout_targets(
+                    &nets,
+                    bearoff.clone(),
+                    &positions,
+                    &config,
+                    threads,
+                );
+                let kept = labels.examples.len();
+                let how = format!(
+                    "rolled out, of {} probed; mean gap to 0-ply {:.3}",
+                    labels.probed,
+                    labels.total_gap / kept.max(1) as f64
+                );
+                (labels.examples, how)
+            }
+        };
         dataset::save(&path, &examples)?;
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
-            "label: {} ({} positions at {}-ply) in {:.0} s, {:.1} positions/s",
+            "label: {} ({} positions {how}) in {:.0} s, {:.1} positions/s",
             path.display(),
             examples.len(),
-            args.plies,
             secs,
             examples.len() as f64 / secs
         );

@@ -305,3 +305,63 @@ fn duel_with_lookahead_players() {
     assert_eq!(v["games"], 10);
     assert!(v["a"].as_str().unwrap().contains("plies=1"), "{text}");
 }
+
+#[test]
+fn train_label_with_rollouts_keeps_the_misjudged_positions() {
+    let dir = std::env::temp_dir().join(format!("cubeful-label-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_str().unwrap();
+    let label = |threshold: &str| {
+        let out = run(&[
+            "train",
+            "label",
+            "--dir",
+            d,
+            "--chunks",
+            "1",
+            "--chunk-positions",
+            "6",
+            "--rollout",
+            "24",
+            "--probe",
+            "12",
+            "--threshold",
+            threshold,
+            "--no-bearoff",
+            "--threads",
+            "1",
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8_lossy(&out.stderr).to_string();
+        std::fs::remove_file(dir.join("chunk-00000.bin")).unwrap();
+        text
+    };
+    // Threshold 0: every position probed is rolled out and kept.
+    let all = label("0");
+    assert!(
+        all.contains("(6 positions rolled out, of 6 probed"),
+        "{all}"
+    );
+    // The largest threshold: no probe is that far from 0-ply, so the chunk is empty.
+    let none = label("3");
+    assert!(
+        none.contains("(0 positions rolled out, of 6 probed"),
+        "{none}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_refused(
+        &[
+            "train",
+            "label",
+            "--dir",
+            d,
+            "--rollout",
+            "9",
+            "--threshold",
+            "4",
+        ],
+        "--threshold",
+    );
+    assert_refused(&["train", "label", "--dir", d, "--probe", "9"], "--rollout");
+}

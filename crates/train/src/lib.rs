@@ -12,6 +12,7 @@
 //! - [`supervised`]: positions from self-play, 1-ply targets, supervised epochs.
 //! - [`minibatch`]: supervised training in mini-batches with Adam, for deeper targets.
 //! - [`prune`]: the pruning nets, distilled from the full nets.
+//! - [`rollout_labels`]: rollout targets for the positions the nets misjudge.
 
 pub mod adam;
 pub mod backprop;
@@ -22,6 +23,7 @@ pub mod duel;
 pub mod minibatch;
 pub mod players;
 pub mod prune;
+pub mod rollout_labels;
 pub mod supervised;
 pub mod td;
 
