@@ -115,9 +115,20 @@ pub struct LabelArgs {
     /// Chance of playing one of the five best moves at random instead of the best (0 to 1).
     #[arg(long, default_value_t = 0.1, value_parser = crate::options::probability)]
     explore: f64,
+    /// Where the positions come from: self-play of the nets, or races made up with checkers
+    /// stacked on few points (`races`; `--explore` does not apply).
+    #[arg(long, value_enum, default_value_t = Source::SelfPlay)]
+    source: Source,
     /// Worker threads, 1 to 256 [default: all cores].
     #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
+}
+
+/// The positions `train label` labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Source {
+    SelfPlay,
+    Races,
 }
 
 #[derive(clap::Args)]
@@ -476,13 +487,13 @@ fn run_label(args: &LabelArgs) -> Result<()> {
             .seed
             .wrapping_mul(1_000_003)
             .wrapping_add(u64::from(chunk));
-        let positions = supervised::sample_positions(
-            &nets,
-            args.chunk_positions as usize,
-            seed,
-            args.explore,
-            threads,
-        );
+        let count = args.chunk_positions as usize;
+        let positions = match args.source {
+            Source::SelfPlay => {
+                supervised::sample_positions(&nets, count, seed, args.explore, threads)
+            }
+            Source::Races => supervised::random_races(count, seed),
+        };
         let (examples, how) = match args.rollout {
             None => (
                 supervised::deep_targets(&nets, &positions, args.plies, threads),

@@ -312,7 +312,7 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let d = dir.to_str().unwrap();
-    let label = |threshold: &str| {
+    let label = |threshold: &str, source: &str| {
         let out = run(&[
             "train",
             "label",
@@ -331,6 +331,8 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
             "--no-bearoff",
             "--threads",
             "1",
+            "--source",
+            source,
         ]);
         assert!(out.status.success(), "{out:?}");
         let text = String::from_utf8_lossy(&out.stderr).to_string();
@@ -338,13 +340,15 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
         text
     };
     // Threshold 0: every position probed is rolled out and kept.
-    let all = label("0");
-    assert!(
-        all.contains("(6 positions rolled out, of 6 probed"),
-        "{all}"
-    );
+    for source in ["self-play", "races"] {
+        let all = label("0", source);
+        assert!(
+            all.contains("(6 positions rolled out, of 6 probed"),
+            "{all}"
+        );
+    }
     // The largest threshold: no probe is that far from 0-ply, so the chunk is empty.
-    let none = label("3");
+    let none = label("3", "self-play");
     assert!(
         none.contains("(0 positions rolled out, of 6 probed"),
         "{none}"

@@ -73,6 +73,58 @@ pub fn sample_positions(
     all
 }
 
+/// `count` race positions made up rather than played: each side's checkers (1 to 15 of them,
+/// all 15 more often than not) spread over its own points 1 to a farthest point of 3 to 18, the
+/// two farthest points together at most 24 so that no checker has to pass another. Each point
+/// draws a random weight, often raised to a high power, so that many positions have their
+/// checkers stacked five and more deep on a few points — races self-play hardly ever reaches
+/// and where the 0-ply race net is least sure (docs/TRAINING.md, round adam5). Deterministic
+/// for a seed.
+pub fn random_races(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let player_top = rng.gen_range(3..=18usize);
+        let opponent_top = rng.gen_range(3..=(24 - player_top).min(18));
+        let player = random_race_side(&mut rng, player_top);
+        let opponent = random_race_side(&mut rng, opponent_top);
+        if let Ok(position) = Position::from_sides(&player, &opponent) {
+            if position.result().is_none() && position.is_race() {
+                out.push(position);
+            }
+        }
+    }
+    out
+}
+
+/// One side of [`random_races`]: a checker on `top` (its farthest point), the others on points
+/// 1 to `top` by random weights.
+fn random_race_side(rng: &mut ChaCha8Rng, top: usize) -> [u8; 25] {
+    let checkers = if rng.gen_bool(0.6) {
+        15
+    } else {
+        rng.gen_range(1..=15u8)
+    };
+    let power = [1, 3, 6][rng.gen_range(0..3)];
+    let weights: Vec<f64> = (0..top).map(|_| rng.gen::<f64>().powi(power)).collect();
+    let total: f64 = weights.iter().sum();
+    let mut side = [0u8; 25];
+    side[top - 1] = 1;
+    for _ in 1..checkers {
+        let mut pick = rng.gen::<f64>() * total;
+        let mut point = top - 1;
+        for (i, w) in weights.iter().enumerate() {
+            if pick < *w {
+                point = i;
+                break;
+            }
+            pick -= w;
+        }
+        side[point] += 1;
+    }
+    side
+}
+
 /// The 1-ply chances of `position` for the player on roll with `evaluator`'s nets.
 pub fn one_ply(evaluator: &mut Evaluator, position: &Position) -> Probabilities {
     let mut sum = [0.0f32; 5];
@@ -243,6 +295,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_engine::Side;
 
     #[test]
     fn one_ply_is_consistent_and_training_fits_it() {
@@ -271,5 +324,31 @@ mod tests {
         );
         let after = equity_rmse(&trained, &examples);
         assert!(after < before, "{before} -> {after}");
+    }
+
+    #[test]
+    fn random_races_are_varied_valid_races_with_stacks() {
+        let races = random_races(2000, 3);
+        assert_eq!(races, random_races(2000, 3), "deterministic");
+        let mut stacked = 0;
+        let mut pips = Vec::new();
+        for p in &races {
+            assert!(p.is_race() && p.result().is_none(), "{p:?}");
+            for side in [Side::Player, Side::Opponent] {
+                assert!(p.bar(side) == 0);
+                pips.push(p.pip_count(side));
+            }
+            if p.side(Side::Player).iter().any(|&n| n >= 5) {
+                stacked += 1;
+            }
+        }
+        assert!(stacked > 700, "{stacked} of 2000 have a stack of five");
+        pips.sort_unstable();
+        assert!(
+            pips[pips.len() / 10] < 50 && pips[pips.len() * 9 / 10] > 120,
+            "{pips:?}"
+        );
+        let distinct: std::collections::HashSet<_> = races.iter().collect();
+        assert!(distinct.len() > 1990);
     }
 }
