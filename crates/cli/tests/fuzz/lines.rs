@@ -13,28 +13,10 @@
 
 use std::path::PathBuf;
 
-use cubeful_engine::game::splitmix64;
+#[path = "../../../engine/tests/fuzz/mutate.rs"]
+mod mutate;
 
-/// A deterministic generator (SplitMix64).
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn below(&mut self, n: usize) -> usize {
-        (splitmix64(&mut self.0) % n.max(1) as u64) as usize
-    }
-
-    pub fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-}
-
-/// The seed of a run: `CUBEFUL_FUZZ_SEED` if set, else `default`.
-pub fn seed(default: u64) -> u64 {
-    std::env::var("CUBEFUL_FUZZ_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
+pub use mutate::{mutate, seed, Rng};
 
 /// The `shared/` folder beside the checkout (`CUBEFUL_SHARED` overrides).
 pub fn shared_dir() -> PathBuf {
@@ -47,57 +29,6 @@ pub fn shared_dir() -> PathBuf {
 fn read_shared(rel: &str) -> String {
     let path = shared_dir().join(rel);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// One to four mutations of `bytes`.
-pub fn mutate(rng: &mut Rng, bytes: &mut Vec<u8>, alphabet: &[u8], tokens: &[&str]) {
-    for _ in 0..1 + rng.below(4) {
-        let len = bytes.len();
-        let at = rng.below(len + 1);
-        match rng.below(13) {
-            0 if at < len => bytes[at] ^= 1 << rng.below(8),
-            1 if at < len => bytes[at] = *rng.pick(alphabet),
-            2 if at < len => bytes[at] = rng.below(256) as u8,
-            3 => {
-                let end = (at + 1 + rng.below(8)).min(len);
-                bytes.drain(at.min(end)..end);
-            }
-            4 => {
-                let end = (at + rng.below(24)).min(len);
-                let copy = bytes[at.min(end)..end].to_vec();
-                let to = rng.below(bytes.len() + 1);
-                bytes.splice(to..to, copy);
-            }
-            5 | 6 => {
-                let token = rng.pick(tokens).as_bytes();
-                bytes.splice(at..at, token.iter().copied());
-            }
-            7 if rng.below(3) == 0 => bytes.truncate(at),
-            8 => {
-                let digits: Vec<usize> = (0..len).filter(|&i| bytes[i].is_ascii_digit()).collect();
-                if !digits.is_empty() {
-                    let i = *rng.pick(&digits);
-                    bytes[i] = b'0' + rng.below(10) as u8;
-                }
-            }
-            9 if len > 1 => {
-                let other = rng.below(len);
-                bytes.swap(at.min(len - 1), other);
-            }
-            10 if rng.below(8) == 0 => {
-                let end = (at + 1 + rng.below(8)).min(len);
-                let piece = bytes[at.min(end)..end].to_vec();
-                if !piece.is_empty() {
-                    let times = 1 + rng.below(3000 / piece.len());
-                    bytes.splice(at..at, piece.repeat(times));
-                }
-            }
-            _ => {
-                let b = *rng.pick(alphabet);
-                bytes.insert(at, b);
-            }
-        }
-    }
 }
 
 /// `(position ID, match ID, XGID)` of the ID oracle.
