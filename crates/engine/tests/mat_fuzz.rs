@@ -10,7 +10,6 @@ mod common;
 use std::time::Instant;
 
 use cubeful_engine::formats::mat::{export, import};
-use cubeful_engine::game::splitmix64;
 
 /// The corpus files' bytes.
 fn corpus() -> Vec<Vec<u8>> {
@@ -39,13 +38,10 @@ fn corpus() -> Vec<Vec<u8>> {
     files
 }
 
-struct Rng(u64);
+#[path = "fuzz/mutate.rs"]
+mod mutate;
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        (splitmix64(&mut self.0) % n.max(1) as u64) as usize
-    }
-}
+use mutate::Rng;
 
 /// A piece of a corpus file: its header and up to 36 lines from somewhere after it (often from a
 /// `Game` line), so that each case stays small.

@@ -117,22 +117,10 @@ const TOKENS: &[&str] = &[
     "\u{0}",
 ];
 
-struct Rng(u64);
+#[path = "fuzz/mutate.rs"]
+mod mutate;
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // SplitMix64.
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
+use mutate::Rng;
 
 /// Seeds: each corpus game cut into windows of a few nodes (with its root), and the extra games.
 fn seeds(rng: &mut Rng) -> Vec<Vec<u8>> {
