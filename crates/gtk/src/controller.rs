@@ -407,7 +407,9 @@ impl Controller {
     /// Roll (a click on the board, Ctrl+R): a new match when there is none, the next game,
     /// the opening roll, the human's roll, or the dice dialog again.
     pub fn roll(&mut self) -> Vec<Effect> {
-        if self.review.is_some() {
+        // While editing, a click on the dice cycles the draft's dice (the board's edit mode):
+        // nothing is rolled and no dice dialog opens.
+        if self.review.is_some() || self.is_editing() {
             return Vec::new();
         }
         let mut fx = Vec::new();
@@ -1165,8 +1167,20 @@ impl Controller {
         }
     }
 
-    /// Opens the dice dialog for `player`'s roll (`None`: the opening roll).
+    /// Opens the dice dialog for `player`'s roll (`None`: the opening roll). Never while a
+    /// position is edited (a roll the tutor let through then): it is as if the dialog had
+    /// been cancelled at once, and Roll asks again once the editing is over.
     fn ask_dice(&mut self, fx: &mut Vec<Effect>, player: Option<Player>) {
+        if self.is_editing() {
+            self.state = match player {
+                Some(p) if !self.is_bot(p) => State::HumanToAct,
+                _ => State::EnterDice {
+                    player,
+                    asking: false,
+                },
+            };
+            return;
+        }
         self.state = State::EnterDice {
             player,
             asking: true,

@@ -13,7 +13,9 @@
 //! checkers it holds (the primary button for the bottom player's colour, the secondary for the
 //! top player's); clicking the last place of a full stack adds one more; clicking the frame
 //! beyond the point's base empties it. Checkers are dragged between points, to and from the
-//! bar and the tray.
+//! bar and the tray. A click in a bear-off tray clears the board and one on the opposite side
+//! sets the starting position, as in GNU Backgammon (the board turns them into
+//! [`EditOp::Clear`] and [`EditOp::Starting`], the edit bar's buttons).
 
 use cubeful_engine::eval::bearoff::index::pips;
 use cubeful_engine::game::record::Setup;
@@ -45,9 +47,10 @@ pub enum EditOp {
     },
     /// One checker of `seat` dragged from `from` to `to` (points, `seat`'s bar, `seat`'s tray).
     Move { seat: Seat, from: Slot, to: Slot },
-    /// All checkers borne off.
+    /// All checkers borne off (the edit bar's Clear, a click in a tray).
     Clear,
-    /// The starting position.
+    /// The starting position (the edit bar's Starting Position, a click on the side opposite
+    /// the trays).
     Starting,
     /// The dice rolled by the player at `seat` (who is then on roll), or no dice.
     Dice(Option<(Seat, Dice)>),

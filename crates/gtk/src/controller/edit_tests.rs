@@ -236,3 +236,115 @@ fn an_open_hint_studies_the_draft() {
     });
     assert!(!c.is_editing());
 }
+
+fn is_ask_dice(e: &Effect) -> bool {
+    matches!(e, Effect::AskDice { .. })
+}
+
+/// With manual dice, Roll (a click on the board, Ctrl+R) opens the dice dialog; while editing
+/// it does nothing — the board's click on the dice cycles the draft's dice instead — and after
+/// editing Roll asks again.
+#[test]
+fn no_dice_dialog_while_editing_with_manual_dice() {
+    let mut c = Controller::new(PLAIN);
+    let fx = c.new_match(MatchSetup {
+        length: 5,
+        opponent: Opponent::Human,
+        names: ["Ann".into(), "Ben".into()],
+        seed: Some(5),
+        manual_dice: true,
+        ..MatchSetup::default()
+    });
+    assert!(fx.iter().any(is_ask_dice), "{fx:?}");
+    // The opening roll's dialog cancelled: Roll would ask again.
+    c.dice_entered(None);
+    let waiting = State::EnterDice {
+        player: None,
+        asking: false,
+    };
+    assert_eq!(c.state(), waiting);
+    assert!(c.enter_edit().is_empty());
+    let fx = c.roll();
+    assert!(fx.is_empty(), "{fx:?}");
+    assert_eq!(c.state(), waiting, "nothing asked, nothing rolled");
+    // The dice of edit mode: a click on a half's dice area, as the board reports it.
+    let fx = c
+        .edit(EditOp::CycleDice {
+            seat: Seat::Top,
+            first: true,
+        })
+        .expect("the draft's dice changed");
+    assert!(!fx.iter().any(is_ask_dice), "{fx:?}");
+    let d = c.draft().unwrap();
+    assert_eq!((d.on_roll, d.dice), (Seat::Top, Dice::new(1, 1).ok()));
+    assert!(!c.controls(MoveProgress::default()).roll);
+    c.cancel_edit();
+    assert!(matches!(&c.roll()[..], [Effect::AskDice { name: None }]));
+}
+
+/// A roll held by the tutor (the person could have doubled) and let through while a position
+/// is edited opens no dice dialog: the person rolls again once the editing is over.
+#[test]
+fn a_roll_the_tutor_lets_through_while_editing_asks_for_no_dice() {
+    use crate::controller::tests::Worker;
+    use crate::controller::tutor::TutorSettings;
+    use crate::jobs::JobKind;
+    use cubeful_engine::game::record::analysis::Skill;
+    use cubeful_engine::game::Decision;
+    use cubeful_engine::search::Level;
+    use cubeful_engine::{xgid, MatchState};
+
+    let mut c = Controller::new(PLAIN);
+    c.set_tutor(TutorSettings {
+        on: true,
+        level: Level::Beginner,
+        threshold: Skill::VeryBad,
+    });
+    c.new_match(MatchSetup {
+        length: 0,
+        opponent: Opponent::Bot(Level::Beginner),
+        names: ["Ann".into(), "Bot".into()],
+        seed: Some(1),
+        manual_dice: true,
+        ..MatchSetup::default()
+    });
+    // Ann (player 1) to roll from the starting position, the cube in the middle.
+    let mut state = MatchState::money();
+    state.on_roll = Player::One;
+    state.turn = Player::One;
+    let fx = c.paste_position(&xgid::encode(&Position::starting(), &state));
+    assert!(!fx.iter().any(is_ask_dice), "{fx:?}");
+    assert_eq!(c.state(), State::HumanToAct);
+    assert!(matches!(
+        c.session().unwrap().game().decision(),
+        Decision::Roll {
+            player: Player::One,
+            may_double: true
+        }
+    ));
+    assert!(c.session().unwrap().setup().manual_dice);
+    // Roll: the tutor judges it first.
+    let job = c
+        .roll()
+        .into_iter()
+        .find_map(|e| match e {
+            Effect::Submit(job) if matches!(job.kind, JobKind::Hint { .. }) => Some(job),
+            _ => None,
+        })
+        .expect("the tutor's job");
+    assert!(matches!(c.state(), State::Tutoring { .. }));
+    // The position is edited meanwhile; the tutor's answer lets the roll through.
+    assert!(c.enter_edit().is_empty());
+    let fx = c.reply(Worker::new().run(job));
+    assert!(!fx.iter().any(is_ask_dice), "{fx:?}");
+    assert_eq!(c.state(), State::HumanToAct);
+    assert!(c.is_editing());
+    // Done editing: Ann rolls again and is asked for her dice.
+    c.cancel_edit();
+    c.set_tutor(TutorSettings {
+        on: false,
+        level: Level::Beginner,
+        threshold: Skill::VeryBad,
+    });
+    assert!(matches!(&c.roll()[..], [Effect::AskDice { name: Some(n) }] if n == "Ann"));
+}

@@ -89,8 +89,19 @@ impl BoardModel {
     }
 
     /// A click in edit mode: the cube (primary button: its value, secondary: its owner), a
-    /// point's or bar's count (primary: the bottom player's colour), or the dice of a half
-    /// (primary: the first die, secondary: the second).
+    /// point's or bar's count (primary: the bottom player's colour), the dice of a half
+    /// (primary: the first die, secondary: the second), or the trays as in GNU Backgammon
+    /// (its manual, "Clearing the board"): a click in a bear-off tray of either colour bears
+    /// every checker off ([`EditOp::Clear`], the edit bar's Clear), a click on the opposite side
+    /// sets the starting position ([`EditOp::Starting`], its Starting Position).
+    ///
+    /// GNU Backgammon has two trays on the side opposite the bear-off; our board has one
+    /// tray-like strip there, drawn like the trays, as wide and as tall as both of them with
+    /// the gap between: [`Geometry::cube_strip`], where the cube waits. All of it outside the
+    /// cube (a click on the cube still turns the cube) is the opposite trays. Both areas come
+    /// from the geometry, in the board's own layout, so they follow the board whichever
+    /// player it is drawn for. A press on a tray that becomes a drag still moves one checker
+    /// ([`BoardModel::edit_drag_end`]); only a press and release in place arrives here.
     pub(super) fn edit_click(&mut self, geom: &Geometry, x: f64, y: f64, button: Button) -> Action {
         let Some(draft) = &self.edit else {
             return Action::Nothing;
@@ -106,7 +117,11 @@ impl BoardModel {
             };
             return Action::Edit(EditOp::Click { slot, seat, n, tip });
         }
+        if geom.cube_strip().contains(x, y) {
+            return Action::Edit(EditOp::Starting);
+        }
         match geom.hit(x, y, None, None, None) {
+            Some(Hit::Slot(Slot::Tray(_))) => Action::Edit(EditOp::Clear),
             Some(Hit::Half(seat)) => Action::Edit(EditOp::CycleDice {
                 seat,
                 first: primary,
@@ -258,5 +273,163 @@ mod tests {
         assert_eq!(scene.info[0].pips, "Pips 170");
         m.set_edit(None);
         assert_eq!(m.scene(&g).board[3], 0);
+    }
+
+    /// A press and release in place, as the board's drag gesture reports a click.
+    fn press_release(m: &mut BoardModel, g: &Geometry, (x, y): (f64, f64)) -> Action {
+        m.drag_begin(g, x, y);
+        let action = m.drag_end(g, x, y, false);
+        assert!(!m.is_dragging());
+        action
+    }
+
+    /// The draft after `action`, which must be an edit.
+    fn applied(m: &BoardModel, action: Action) -> Draft {
+        let Action::Edit(op) = action else {
+            panic!("not an edit: {action:?}");
+        };
+        let mut draft = m.edit_draft().unwrap().clone();
+        draft.apply(op);
+        draft
+    }
+
+    #[test]
+    fn a_click_in_a_tray_clears_the_board_and_one_opposite_sets_the_start() {
+        // Wider than the board, so that it is centred with a margin: the areas come from the
+        // geometry, not from fixed coordinates.
+        let g = Geometry::new(1400.0, 700.0);
+        assert!(g.ox > 0.0);
+        let mut m = model();
+        for seat in [Seat::Bottom, Seat::Top] {
+            // The primary button (press and release without a drag) on an empty tray…
+            let action = press_release(&mut m, &g, g.tray(seat).centre());
+            assert_eq!(action, Action::Edit(EditOp::Clear), "{seat:?}");
+            let cleared = applied(&m, action);
+            assert_eq!(cleared.off(Seat::Bottom), 15);
+            assert_eq!(cleared.off(Seat::Top), 15);
+            assert_eq!(cleared.board(), [0; 26]);
+            // …and the secondary button.
+            let (x, y) = g.tray(seat).centre();
+            assert_eq!(
+                m.click(&g, x, y, Button::Secondary),
+                Action::Edit(EditOp::Clear)
+            );
+        }
+        // A tray full of checkers: a press there picks one up, but released in place it is a
+        // click all the same.
+        let mut cleared = m.edit_draft().unwrap().clone();
+        cleared.apply(EditOp::Clear);
+        m.set_edit(Some(cleared.clone()));
+        let (x, y) = g.slab(Seat::Top, 3).centre();
+        assert!(m.drag_begin(&g, x, y), "a checker of the tray is picked up");
+        assert_eq!(m.drag_end(&g, x, y, false), Action::Edit(EditOp::Clear));
+
+        // The opposite side: the strip where the cube waits, the tray's place mirrored, at
+        // either end of it (either colour's end), with either button.
+        for seat in [Seat::Bottom, Seat::Top] {
+            let tray = g.tray(seat);
+            let strip = g.cube_strip();
+            let (sx, _) = strip.centre();
+            let (_, ty) = tray.centre();
+            assert!(strip.contains(sx, ty), "the strip spans both trays' height");
+            let action = press_release(&mut m, &g, (sx, ty));
+            assert_eq!(action, Action::Edit(EditOp::Starting), "{seat:?}");
+            let start = applied(&m, action);
+            assert_eq!(start.board(), Draft::default().board());
+            assert_eq!(start.pips(), [167, 167]);
+            assert_eq!(
+                m.click(&g, sx, tray.y + tray.h / 4.0, Button::Secondary),
+                Action::Edit(EditOp::Starting)
+            );
+        }
+        // The cube in the strip is still the cube.
+        let (x, y) = g.cube(crate::board::CubePlace::Centre).centre();
+        assert_eq!(
+            press_release(&mut m, &g, (x, y)),
+            Action::Edit(EditOp::CycleCube { owner: false })
+        );
+        let mut owned = cleared;
+        owned.apply(EditOp::Cube {
+            value: 2,
+            owner: Some(Seat::Bottom),
+        });
+        m.set_edit(Some(owned));
+        let (x, y) = g
+            .cube(crate::board::CubePlace::Owned(Seat::Bottom))
+            .centre();
+        assert_eq!(
+            m.click(&g, x, y, Button::Secondary),
+            Action::Edit(EditOp::CycleCube { owner: true })
+        );
+        // Outside the board's areas: nothing.
+        let frame = g.frame();
+        assert_eq!(
+            press_release(&mut m, &g, (frame.x + 1.0, frame.y + 1.0)),
+            Action::Nothing
+        );
+    }
+
+    #[test]
+    fn dragging_to_and_from_the_trays_still_moves_one_checker() {
+        let g = Geometry::new(1400.0, 700.0);
+        let mut m = model();
+        // From the 6 point into the bottom player's tray.
+        let (x0, y0) = g.checker(Slot::Point(6), 4);
+        assert!(m.drag_begin(&g, x0, y0));
+        let (x1, y1) = g.tray(Seat::Bottom).centre();
+        m.drag_update(x1, y1);
+        let action = m.drag_end(&g, x1, y1, true);
+        assert_eq!(
+            action,
+            Action::Edit(EditOp::Move {
+                seat: Seat::Bottom,
+                from: Slot::Point(6),
+                to: Slot::Tray(Seat::Bottom)
+            })
+        );
+        let draft = applied(&m, action);
+        assert_eq!((draft.off(Seat::Bottom), draft.off(Seat::Top)), (1, 0));
+        m.set_edit(Some(draft));
+        // And out of the tray onto the 3 point: the tray shows one fewer while it is dragged.
+        let (x0, y0) = g.slab(Seat::Bottom, 0).centre();
+        assert!(m.drag_begin(&g, x0, y0));
+        let (x1, y1) = g.point(3).centre();
+        m.drag_update(x1, y1);
+        let scene = m.scene(&g);
+        assert_eq!(scene.off, [0, 0]);
+        assert_eq!(scene.source, Some(Slot::Tray(Seat::Bottom)));
+        let action = m.drag_end(&g, x1, y1, true);
+        assert_eq!(
+            action,
+            Action::Edit(EditOp::Move {
+                seat: Seat::Bottom,
+                from: Slot::Tray(Seat::Bottom),
+                to: Slot::Point(3)
+            })
+        );
+        let draft = applied(&m, action);
+        assert_eq!(draft.off(Seat::Bottom), 0);
+        assert_eq!(draft.count(Seat::Bottom, Slot::Point(3)), 1);
+        assert_eq!(draft.count(Seat::Bottom, Slot::Point(6)), 4);
+        // A drag out of a tray dropped back on it or into the opposite strip is no click: the
+        // checker goes back, nothing is cleared or set.
+        m.set_edit(Some(draft.clone()));
+        let mut one_off = draft;
+        one_off.apply(EditOp::Move {
+            seat: Seat::Top,
+            from: Slot::Point(19),
+            to: Slot::Tray(Seat::Top),
+        });
+        m.set_edit(Some(one_off));
+        let (x0, y0) = g.slab(Seat::Top, 0).centre();
+        for (x1, y1) in [
+            (x0 + 10.0, y0 + 10.0),
+            g.cube_strip().centre(),
+            (g.cube_strip().centre().0, g.tray(Seat::Top).centre().1),
+        ] {
+            assert!(m.drag_begin(&g, x0, y0));
+            m.drag_update(x1, y1);
+            assert_eq!(m.drag_end(&g, x1, y1, true), Action::Changed);
+        }
     }
 }
