@@ -115,8 +115,10 @@ pub struct LabelArgs {
     /// Chance of playing one of the five best moves at random instead of the best (0 to 1).
     #[arg(long, default_value_t = 0.1, value_parser = crate::options::probability)]
     explore: f64,
-    /// Where the positions come from: self-play of the nets, or races made up with checkers
-    /// stacked on few points (`races`; `--explore` does not apply).
+    /// Where the positions come from: self-play of the nets, races made up with checkers
+    /// stacked on few points (`races`), or made-up positions with checkers back in the other
+    /// side's home board against a side bearing in or off (`holding-games`); `--explore`
+    /// applies to self-play only.
     #[arg(long, value_enum, default_value_t = Source::SelfPlay)]
     source: Source,
     /// Worker threads, 1 to 256 [default: all cores].
@@ -129,6 +131,7 @@ pub struct LabelArgs {
 enum Source {
     SelfPlay,
     Races,
+    HoldingGames,
 }
 
 #[derive(clap::Args)]
@@ -493,6 +496,7 @@ fn run_label(args: &LabelArgs) -> Result<()> {
                 supervised::sample_positions(&nets, count, seed, args.explore, threads)
             }
             Source::Races => supervised::random_races(count, seed),
+            Source::HoldingGames => supervised::random_holding_games(count, seed),
         };
         let (examples, how) = match args.rollout {
             None => (

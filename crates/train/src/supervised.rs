@@ -107,22 +107,111 @@ fn random_race_side(rng: &mut ChaCha8Rng, top: usize) -> [u8; 25] {
     };
     let power = [1, 3, 6][rng.gen_range(0..3)];
     let weights: Vec<f64> = (0..top).map(|_| rng.gen::<f64>().powi(power)).collect();
-    let total: f64 = weights.iter().sum();
     let mut side = [0u8; 25];
     side[top - 1] = 1;
     for _ in 1..checkers {
-        let mut pick = rng.gen::<f64>() * total;
-        let mut point = top - 1;
-        for (i, w) in weights.iter().enumerate() {
-            if pick < *w {
-                point = i;
-                break;
-            }
-            pick -= w;
-        }
-        side[point] += 1;
+        side[weighted(rng, &weights)] += 1;
     }
     side
+}
+
+/// `count` contact positions made up rather than played, of the kind self-play hardly reaches
+/// and the nets misjudge most (docs/TRAINING.md): one side bearing in or off (0 to 8 checkers
+/// borne off, the rest on its points 1 to 6–11) against a side with checkers back in its
+/// home board — one to three anchors, or one or two trapped blots, sometimes a checker on the
+/// bar — and the rest of its checkers on its points 1 to 12 (often a prime), at most six on a
+/// point on either side. Either side is on roll. Deterministic for a seed.
+pub fn random_holding_games(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut back = [0u8; 25];
+        // Checkers back, on the other side's home board (own points 19 to 24).
+        let mut left = 15u8;
+        if rng.gen_bool(0.7) {
+            for _ in 0..rng.gen_range(1..=3) {
+                let point = rng.gen_range(18..24usize);
+                if back[point] == 0 {
+                    let n = if rng.gen_bool(0.8) { 2 } else { 3 };
+                    back[point] = n;
+                    left -= n;
+                }
+            }
+        } else {
+            for _ in 0..rng.gen_range(1..=2) {
+                let point = rng.gen_range(18..24usize);
+                back[point] += 1;
+                left -= 1;
+            }
+        }
+        if rng.gen_bool(0.15) {
+            back[24] += 1;
+            left -= 1;
+        }
+        // Stacks of at most six: real holding games have their heavy points, not fifteen on one.
+        let power = [1, 2, 3][rng.gen_range(0..3)];
+        let mut weights: Vec<f64> = (0..12).map(|_| rng.gen::<f64>().powi(power)).collect();
+        for _ in 0..left {
+            let point = weighted(&mut rng, &weights);
+            back[point] += 1;
+            if back[point] == 6 {
+                weights[point] = 0.0;
+            }
+        }
+        // The side bearing in or off, clear of the back side's points.
+        let mut front = [0u8; 25];
+        let on_board = 15 - rng.gen_range(0..=8u8);
+        let top = rng.gen_range(6..=11usize);
+        let mut weights: Vec<f64> = (0..top)
+            .map(|i| {
+                if back[23 - i] > 0 {
+                    0.0
+                } else {
+                    rng.gen::<f64>().powi(power)
+                }
+            })
+            .collect();
+        let mut placed = 0;
+        while placed < on_board && weights.iter().any(|&w| w > 0.0) {
+            let point = weighted(&mut rng, &weights);
+            front[point] += 1;
+            placed += 1;
+            if front[point] == 6 {
+                weights[point] = 0.0;
+            }
+        }
+        if placed < on_board {
+            continue;
+        }
+        let sides = if rng.gen_bool(0.5) {
+            (back, front)
+        } else {
+            (front, back)
+        };
+        if let Ok(position) = Position::from_sides(&sides.0, &sides.1) {
+            if position.result().is_none() && !position.is_race() {
+                out.push(position);
+            }
+        }
+    }
+    out
+}
+
+/// An index drawn with probability proportional to `weights` (not all zero).
+fn weighted(rng: &mut ChaCha8Rng, weights: &[f64]) -> usize {
+    let total: f64 = weights.iter().sum();
+    let mut pick = rng.gen::<f64>() * total;
+    let mut last = 0;
+    for (i, &w) in weights.iter().enumerate() {
+        if w > 0.0 {
+            if pick < w {
+                return i;
+            }
+            pick -= w;
+            last = i;
+        }
+    }
+    last
 }
 
 /// The 1-ply chances of `position` for the player on roll with `evaluator`'s nets.
@@ -350,5 +439,27 @@ mod tests {
         );
         let distinct: std::collections::HashSet<_> = races.iter().collect();
         assert!(distinct.len() > 1990);
+    }
+
+    #[test]
+    fn random_holding_games_have_checkers_back_against_a_bear_in() {
+        let games = random_holding_games(2000, 5);
+        assert_eq!(games, random_holding_games(2000, 5), "deterministic");
+        let mut back_on_roll = 0;
+        for p in &games {
+            assert!(!p.is_race() && p.result().is_none(), "{p:?}");
+            // One side has checkers in the other's home board (or on the bar), and the other
+            // side has none back.
+            let back = |side: Side| p.side(side)[18..25].iter().sum::<u8>();
+            let (on_roll, other) = (back(Side::Player), back(Side::Opponent));
+            assert!((on_roll > 0) != (other > 0), "{p:?}");
+            back_on_roll += usize::from(on_roll > 0);
+        }
+        assert!((800..1200).contains(&back_on_roll), "{back_on_roll}");
+        let distinct: std::collections::HashSet<_> = games.iter().collect();
+        assert!(distinct.len() > 1990);
+        for p in &games {
+            assert!(p.board()[1..25].iter().all(|&n| n.abs() <= 6), "{p:?}");
+        }
     }
 }
