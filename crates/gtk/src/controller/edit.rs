@@ -35,7 +35,8 @@ impl Controller {
     }
 
     /// Enters edit mode with the position on the board (the starting position when there is
-    /// no game, or the game is over). Refused while the bot is thinking or a move is shown.
+    /// no game, or the game is over). Refused while the bot is thinking or a move is shown; an
+    /// action waiting for the tutor is withdrawn.
     pub fn enter_edit(&mut self) -> Vec<Effect> {
         if self.edit.is_some() {
             return Vec::new();
@@ -65,8 +66,14 @@ impl Controller {
         if let State::NextGameSoon { .. } = self.state {
             self.state = State::GameOver;
         }
-        self.edit = Some(draft);
         let mut fx = Vec::new();
+        // An action the tutor is judging (or warned about) is withdrawn, as if reconsidered:
+        // nothing is committed to the match behind the draft while it is edited.
+        if self.tutor_job().is_some() || self.tutor_warning().is_some() {
+            self.tutor_drop(&mut fx);
+            self.state = State::HumanToAct;
+        }
+        self.edit = Some(draft);
         self.update_hint(&mut fx);
         fx
     }

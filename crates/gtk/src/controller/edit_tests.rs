@@ -282,10 +282,11 @@ fn no_dice_dialog_while_editing_with_manual_dice() {
     assert!(matches!(&c.roll()[..], [Effect::AskDice { name: None }]));
 }
 
-/// A roll held by the tutor (the person could have doubled) and let through while a position
-/// is edited opens no dice dialog: the person rolls again once the editing is over.
+/// A roll held by the tutor (the person could have doubled) is withdrawn when the position is
+/// edited meanwhile: the tutor's late answer commits nothing and opens no dice dialog, and the
+/// person rolls again once the editing is over.
 #[test]
-fn a_roll_the_tutor_lets_through_while_editing_asks_for_no_dice() {
+fn an_action_the_tutor_judges_is_withdrawn_on_entering_edit_mode() {
     use crate::controller::tests::Worker;
     use crate::controller::tutor::TutorSettings;
     use crate::jobs::JobKind;
@@ -333,12 +334,22 @@ fn a_roll_the_tutor_lets_through_while_editing_asks_for_no_dice() {
         })
         .expect("the tutor's job");
     assert!(matches!(c.state(), State::Tutoring { .. }));
-    // The position is edited meanwhile; the tutor's answer lets the roll through.
+    // The position is edited meanwhile: the roll is withdrawn, and the tutor's answer (it
+    // would let the roll through) changes nothing.
     assert!(c.enter_edit().is_empty());
+    assert_eq!(c.tutor_job(), None);
+    assert_eq!(c.state(), State::HumanToAct);
     let fx = c.reply(Worker::new().run(job));
     assert!(!fx.iter().any(is_ask_dice), "{fx:?}");
     assert_eq!(c.state(), State::HumanToAct);
     assert!(c.is_editing());
+    assert!(matches!(
+        c.session().unwrap().game().decision(),
+        Decision::Roll {
+            player: Player::One,
+            may_double: true
+        }
+    ));
     // Done editing: Ann rolls again and is asked for her dice.
     c.cancel_edit();
     c.set_tutor(TutorSettings {
