@@ -116,11 +116,17 @@ fn random_race_side(rng: &mut ChaCha8Rng, top: usize) -> [u8; 25] {
 }
 
 /// `count` contact positions made up rather than played, of the kind self-play hardly reaches
-/// and the nets misjudge most (docs/TRAINING.md): one side bearing in or off (0 to 8 checkers
-/// borne off, the rest on its points 1 to 6–11) against a side with checkers back in its
-/// home board — one to three anchors, or one or two trapped blots, sometimes a checker on the
-/// bar — and the rest of its checkers on its points 1 to 12 (often a prime), at most six on a
-/// point on either side. Either side is on roll. Deterministic for a seed.
+/// and the nets misjudge most (docs/TRAINING.md, stage 4): a holding side against a side
+/// bearing in or off.
+///
+/// - The holding side: one to three anchors (or one or two blots) in the other's home board,
+///   up to three checkers on the bar, the rest on its points 1 to 12, at most six on a point.
+/// - The bearing side: 0 to 8 checkers off; in half the positions one or two stragglers left
+///   behind on its points 13 to 24 (often trapped behind the holding side's board); the rest on
+///   its points 1 to 6–11, clear of the anchors, at most ten on a point (crunched boards have
+///   their checkers buried deep on the low points).
+///
+/// Either side is on roll. Deterministic for a seed.
 pub fn random_holding_games(count: usize, seed: u64) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
@@ -144,11 +150,9 @@ pub fn random_holding_games(count: usize, seed: u64) -> Vec<Position> {
                 left -= 1;
             }
         }
-        if rng.gen_bool(0.15) {
-            back[24] += 1;
-            left -= 1;
-        }
-        // Stacks of at most six: real holding games have their heavy points, not fifteen on one.
+        let bar = [0, 0, 0, 0, 0, 0, 1, 1, 2, 3][rng.gen_range(0..10)];
+        back[24] = bar;
+        left -= bar;
         let power = [1, 2, 3][rng.gen_range(0..3)];
         let mut weights: Vec<f64> = (0..12).map(|_| rng.gen::<f64>().powi(power)).collect();
         for _ in 0..left {
@@ -158,9 +162,21 @@ pub fn random_holding_games(count: usize, seed: u64) -> Vec<Position> {
                 weights[point] = 0.0;
             }
         }
-        // The side bearing in or off, clear of the back side's points.
+        // The side bearing in or off, clear of the holding side's points. Its point `q`
+        // (1 to 24) is the holding side's point 25 − q, at index 24 − q.
         let mut front = [0u8; 25];
-        let on_board = 15 - rng.gen_range(0..=8u8);
+        let mut on_board = 15 - rng.gen_range(0..=8u8);
+        if rng.gen_bool(0.5) {
+            let stragglers = if rng.gen_bool(0.75) { 1 } else { 2 };
+            for _ in 0..stragglers {
+                let q = rng.gen_range(13..=24usize);
+                if back[24 - q] == 0 {
+                    front[q - 1] += 1;
+                    on_board -= 1;
+                }
+            }
+        }
+        let power = [1, 3, 6][rng.gen_range(0..3)];
         let top = rng.gen_range(6..=11usize);
         let mut weights: Vec<f64> = (0..top)
             .map(|i| {
@@ -176,7 +192,7 @@ pub fn random_holding_games(count: usize, seed: u64) -> Vec<Position> {
             let point = weighted(&mut rng, &weights);
             front[point] += 1;
             placed += 1;
-            if front[point] == 6 {
+            if front[point] == 10 {
                 weights[point] = 0.0;
             }
         }
@@ -445,21 +461,37 @@ mod tests {
     fn random_holding_games_have_checkers_back_against_a_bear_in() {
         let games = random_holding_games(2000, 5);
         assert_eq!(games, random_holding_games(2000, 5), "deterministic");
-        let mut back_on_roll = 0;
+        let (mut holding_on_roll, mut stragglers, mut crunched, mut on_bar) = (0, 0, 0, 0);
         for p in &games {
             assert!(!p.is_race() && p.result().is_none(), "{p:?}");
-            // One side has checkers in the other's home board (or on the bar), and the other
-            // side has none back.
-            let back = |side: Side| p.side(side)[18..25].iter().sum::<u8>();
-            let (on_roll, other) = (back(Side::Player), back(Side::Opponent));
-            assert!((on_roll > 0) != (other > 0), "{p:?}");
-            back_on_roll += usize::from(on_roll > 0);
+            // Some side holds (checkers in the other's home board or on the bar, at most six
+            // on a point) while the other bears in (nothing on the bar, at most ten on a point,
+            // at most two checkers outside its points 1 to 11).
+            let fits = |holder: Side, bearer: Side| {
+                let (h, b) = (p.side(holder), p.side(bearer));
+                h[18..25].iter().sum::<u8>() >= 1
+                    && h[..24].iter().all(|&n| n <= 6)
+                    && b[24] == 0
+                    && b.iter().all(|&n| n <= 10)
+                    && b[11..24].iter().sum::<u8>() <= 2
+            };
+            let on_roll = fits(Side::Player, Side::Opponent);
+            assert!(on_roll || fits(Side::Opponent, Side::Player), "{p:?}");
+            let (holder, bearer) = if on_roll {
+                (Side::Player, Side::Opponent)
+            } else {
+                (Side::Opponent, Side::Player)
+            };
+            holding_on_roll += usize::from(on_roll);
+            stragglers += usize::from(p.side(bearer)[12..24].iter().any(|&n| n > 0));
+            crunched += usize::from(p.side(bearer).iter().any(|&n| n >= 7));
+            on_bar += usize::from(p.bar(holder) > 0);
         }
-        assert!((800..1200).contains(&back_on_roll), "{back_on_roll}");
+        assert!((800..1200).contains(&holding_on_roll), "{holding_on_roll}");
+        assert!((400..900).contains(&stragglers), "{stragglers}");
+        assert!(crunched > 100, "{crunched}");
+        assert!((500..1000).contains(&on_bar), "{on_bar}");
         let distinct: std::collections::HashSet<_> = games.iter().collect();
         assert!(distinct.len() > 1990);
-        for p in &games {
-            assert!(p.board()[1..25].iter().all(|&n| n.abs() <= 6), "{p:?}");
-        }
     }
 }
