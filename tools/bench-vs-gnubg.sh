@@ -31,16 +31,20 @@ DATA_NETS=${DATA_NETS:-$(dirname "$0")/../data/nets}
 mkdir -p "$tmp/full"
 cp "$DATA_NETS/contact.net" "$DATA_NETS/crashed.net" "$DATA_NETS/race.net" "$tmp/full/"
 rolls="2 1|3 1|3 2|4 1|4 2|4 3|5 1|5 2|5 3|5 4|6 1|6 2|6 3|6 4|6 5"
-gnubg_time() { # plies, with_hint
+gnubg_time() { # plies, with_hint [rolls] [reps]: a gnubg run of `hint` for each roll, or without
+    local rolls=${3:-$rolls} reps=${4:-1}
     {
         echo "set threads 1"
         echo "set evaluation chequerplay evaluation plies $1"
-        IFS='|'
-        for r in $rolls; do
-            echo "new game"
-            echo "set board 4HPwATDgc/ABMA"
-            echo "set dice $r"
-            [ "$2" = yes ] && echo "hint"
+        for ((k = 0; k < reps; k++)); do
+            IFS='|'
+            for r in $rolls; do
+                echo "new game"
+                echo "set board 4HPwATDgc/ABMA"
+                echo "set dice $r"
+                [ "$2" = yes ] && echo "hint"
+            done
+            unset IFS
         done
         echo "quit"
         echo "y"
@@ -66,29 +70,6 @@ done
 # commands without `hint`; ours: `eval` of the position in place of `temperature`, the same
 # start-up).
 all_rolls="1 1|2 1|2 2|3 1|3 2|3 3|4 1|4 2|4 3|4 4|5 1|5 2|5 3|5 4|5 5|6 1|6 2|6 3|6 4|6 5|6 6"
-gnubg_map_time() { # plies, reps, with_hint
-    {
-        echo "set threads 1"
-        echo "set evaluation chequerplay evaluation plies $1"
-        for ((k = 0; k < $2; k++)); do
-            IFS='|'
-            for r in $all_rolls; do
-                echo "new game"
-                echo "set board 4HPwATDgc/ABMA"
-                echo "set dice $r"
-                [ "$3" = yes ] && echo "hint"
-            done
-            unset IFS
-        done
-        echo "quit"
-        echo "y"
-    } > "$tmp/t.txt"
-    local s e
-    s=$(date +%s.%N)
-    "$GNUBG" -t -q < "$tmp/t.txt" > /dev/null 2>&1 || true
-    e=$(date +%s.%N)
-    echo "$e - $s" | bc
-}
 ours_map_time() { # plies, reps, command
     local s e
     s=$(date +%s.%N)
@@ -105,7 +86,7 @@ ours_map_time() { # plies, reps, command
 for plies in 0 1 2; do
     reps=20
     [ "$plies" = 2 ] && reps=2
-    gnubg_map=$(echo "scale=4; ($(gnubg_map_time "$plies" $reps yes) - $(gnubg_map_time "$plies" $reps no)) / $reps" | bc)
+    gnubg_map=$(echo "scale=4; ($(gnubg_time "$plies" yes "$all_rolls" $reps) - $(gnubg_time "$plies" no "$all_rolls" $reps)) / $reps" | bc)
     ours_map=$(echo "scale=4; ($(ours_map_time "$plies" $reps temperature) - $(ours_map_time "$plies" $reps eval)) / $reps" | bc)
     echo "temperature map at ${plies}-ply: gnubg ${gnubg_map} s (21 hints), cubeful ${ours_map} s, cubeful/gnubg time $(echo "scale=2; $ours_map / $gnubg_map" | bc)"
 done
