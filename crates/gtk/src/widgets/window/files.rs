@@ -712,6 +712,8 @@ impl CubefulWindow {
                 .borrow_mut()
                 .document
                 .saved_as(path.to_path_buf(), format, record);
+            // Before the toast below, which publishes the state: the title follows the file.
+            self.files_update_title();
         }
         let name = path
             .file_name()
