@@ -159,28 +159,14 @@ fn create_temporary(folder: &Path, name: &str) -> Result<(PathBuf, File), FileEr
 
 /// Reads the regular file `path`, refusing anything else and anything larger than `limit` bytes.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
-    let meta = fs::metadata(path).map_err(io_error("read", path))?;
-    if !meta.is_file() {
-        return Err(FileError::NotRegularSource {
-            path: path.to_path_buf(),
-        });
-    }
-    if meta.len() > limit {
+    let (file, len) = open_regular(path)?;
+    if len > limit {
         return Err(FileError::TooLarge {
             path: path.to_path_buf(),
             limit,
         });
     }
-    let file = File::open(path).map_err(io_error("read", path))?;
-    // The name may have been replaced by something else since the check: look again at what was
-    // opened.
-    let opened = file.metadata().map_err(io_error("read", path))?;
-    if !opened.is_file() {
-        return Err(FileError::NotRegularSource {
-            path: path.to_path_buf(),
-        });
-    }
-    let mut bytes = Vec::with_capacity(opened.len().min(limit) as usize);
+    let mut bytes = Vec::with_capacity(len.min(limit) as usize);
     // The file may grow between the check and the read: never read past the limit.
     file.take(limit + 1)
         .read_to_end(&mut bytes)
@@ -192,6 +178,28 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
         });
     }
     Ok(bytes)
+}
+
+/// Opens `path` for reading if it is a regular file. The file is judged by what was opened,
+/// not by the name (which may be replaced at any moment), and the open never waits: a FIFO or a
+/// device is opened without blocking, found not to be a regular file and closed. Also returns
+/// the file's length when opened.
+fn open_regular(path: &Path) -> Result<(File, u64), FileError> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(io_error("read", path))?;
+    let meta = file.metadata().map_err(io_error("read", path))?;
+    if !meta.is_file() {
+        return Err(FileError::NotRegularSource {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok((file, meta.len()))
 }
 
 #[cfg(test)]
@@ -260,6 +268,12 @@ mod tests {
             ));
             assert!(matches!(
                 read_regular(&fifo, 10),
+                Err(FileError::NotRegularSource { .. })
+            ));
+            // The name swapped for a FIFO after any check by name: opening it does not wait
+            // for a writer (a blocking open would hang this test), and it is refused.
+            assert!(matches!(
+                open_regular(&fifo),
                 Err(FileError::NotRegularSource { .. })
             ));
         }
