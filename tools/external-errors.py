@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Where the checker-play errors of a tools/vs-gnubg-external.sh run are: reads the analysed
+SGF of every chunk in DIR (GNU Backgammon's own 2-ply analysis, `A[...]` of each move) and the
+actions with their Position IDs (`cubeful-cli match show --json`), and prints each side's error
+per move (mEMG, all moves, forced ones included) by kind of position, then Cubeful's costliest
+moves.
+
+    tools/external-errors.py DIR [--cli target/release/cubeful-cli] [--top 25]
+
+Kinds: race (no contact) or contact; the mover's checkers in the opponent's home board or on
+the bar ("back"), the opponent's back checkers, and the pip difference (mover minus opponent,
+buckets of 20)."""
+import argparse
+import base64
+import collections
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def sgf_nodes(text):
+    """The nodes of one SGF game tree, split at ';' outside property values."""
+    nodes, cur, in_value, escaped = [], [], False, False
+    for ch in text:
+        if in_value:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == "]":
+                in_value = False
+        elif ch == "[":
+            in_value = True
+        elif ch == ";":
+            nodes.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    nodes.append("".join(cur))
+    return nodes
+
+
+MOVE = re.compile(r"^\s*[WB]\[(?!double\]|take\]|drop\]|beaver\]|raccoon\])")
+ANALYSIS = re.compile(r"A\[(\d+)\]((?:\[[^\]]*\])+)")
+
+
+def move_errors(nodes):
+    """Per checker move (in order): the error of the move made by the analysis' equities, or
+    None where the move was not analysed."""
+    out = []
+    for node in nodes:
+        if not MOVE.match(node):
+            continue
+        m = ANALYSIS.search(node)
+        if not m:
+            out.append(None)
+            continue
+        played = int(m.group(1))
+        # Each candidate: letters E ver 3 w wg wbg lg lbg equity ...
+        equities = [float(c.split()[9]) for c in re.findall(r"\[([^\]]*)\]", m.group(2))]
+        out.append(equities[0] - equities[played] if played < len(equities) else None)
+    return out
+
+
+def board(position_id):
+    """(mover, opponent): checkers on points 1..24 and the bar (index 24), each from its own side."""
+    bits = []
+    for byte in base64.b64decode(position_id + "=="):
+        bits.extend((byte >> i) & 1 for i in range(8))
+    sides, side, point = [[0] * 25, [0] * 25], 0, 0
+    for bit in bits:
+        if side == 2:
+            break
+        if bit:
+            sides[side][point] += 1
+        else:
+            point += 1
+            if point == 25:
+                side, point = side + 1, 0
+    return sides[1], sides[0]
+
+
+def kind(position_id):
+    me, opp = board(position_id)
+    back = lambda s: max([i for i in range(25) if s[i]] + [-1])
+    pips = lambda s: sum((i + 1) * n for i, n in enumerate(s))
+    return {
+        "class": "race" if back(me) + back(opp) < 23 else "contact",
+        "back": min(sum(me[18:25]), 4),
+        "opp_back": min(sum(opp[18:25]), 4),
+        "pips": max(-3, min(3, (pips(me) - pips(opp)) // 20)),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--cli", default="target/release/cubeful-cli")
+    ap.add_argument("--top", type=int, default=25)
+    args = ap.parse_args()
+    rows = []
+    for path in sorted(glob.glob(os.path.join(args.dir, "chunk-*.sgf"))):
+        shown = json.loads(subprocess.check_output([args.cli, "match", "show", "--json", path]))
+        with open(path, encoding="utf-8") as f:
+            trees = f.read().split("(;FF[")[1:]
+        for tree, game in zip(trees, shown["games"]):
+            errors = move_errors(sgf_nodes(tree))
+            moves = [a for a in game["actions"] if a["action"] == "move"]
+            if len(errors) != len(moves):
+                print(f"{path} game {game['number']}: {len(errors)} analysed moves for "
+                      f"{len(moves)} moves, skipped", file=sys.stderr)
+                continue
+            for error, a in zip(errors, moves):
+                if error is not None:
+                    rows.append(dict(kind(a["position_id"]), who=a["name"], error=error,
+                                     id=f"{a['position_id']}:{a['match_id']}", dice=a["dice"],
+                                     move=a["move"]))
+    if not rows:
+        sys.exit("no analysed moves in " + args.dir)
+
+    def table(title, key):
+        sums = collections.defaultdict(lambda: {"cubeful": [0, 0.0], "gnubg": [0, 0.0]})
+        for r in rows:
+            cell = sums[key(r)][r["who"]]
+            cell[0] += 1
+            cell[1] += r["error"]
+        print(f"\n{title}\n| kind | Cubeful: moves, total error, mEMG/move "
+              f"| gnubg: moves, total error, mEMG/move |\n|---|---|---|")
+        for k in sorted(sums):
+            cells = []
+            for who in ("cubeful", "gnubg"):
+                n, e = sums[k][who]
+                cells.append(f"{n}, {e:.2f}, {1000 * e / n:.2f}" if n else "0")
+            print(f"| {k} | {cells[0]} | {cells[1]} |")
+
+    table("By class", lambda r: r["class"])
+    table("Contact, by the mover's back checkers", lambda r: (r["class"], r["back"]))
+    table("Contact, by the opponent's back checkers", lambda r: (r["class"], r["opp_back"]))
+    table("By pip difference (mover minus opponent, /20)", lambda r: (r["class"], r["pips"]))
+    print(f"\nCubeful's {args.top} costliest moves (error, position, dice, move, kind)")
+    ours = sorted((r for r in rows if r["who"] == "cubeful"), key=lambda r: -r["error"])
+    for r in ours[: args.top]:
+        print(f"{r['error']:.3f} {r['id']} {r['dice']} {r['move']} "
+              f"{r['class']} back {r['back']} opp_back {r['opp_back']}")
+
+
+if __name__ == "__main__":
+    main()
