@@ -20,25 +20,22 @@ use std::path::PathBuf;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::{decision, human_to_act, App};
+use common::{decision, human_to_act, Launch};
 use cubeful_engine::formats::notation::parse_move;
 use cubeful_engine::{position_id, Dice};
 use serde_json::Value;
 
 #[test]
 fn play_a_move_with_the_mouse() {
-    if !common::display_tools() {
-        return;
-    }
-    let work = common::work_dir("gtk-e2e");
     // A name for the screenshot, and the bot at a fast level.
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"expert\", window: (width: 1000, height: 820))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "11".into()]);
-    app.start_match();
+    let Some(app) = Launch::new("gtk-e2e")
+        .settings("(player_name: \"Anna\", level: \"expert\", window: (width: 1000, height: 820))")
+        .seed(11)
+        .with_match()
+        .start()
+    else {
+        return;
+    };
 
     // Our turn: roll by clicking the board if needed.
     let s = app.wait_for("our turn", 60, human_to_act);
@@ -73,7 +70,7 @@ fn play_a_move_with_the_mouse() {
         if !shot_taken {
             // The checker is lifted and its legal targets are highlighted.
             sleep(Duration::from_millis(300));
-            let path = work.join("dragging.png");
+            let path = app.work.join("dragging.png");
             app.screenshot(&path);
             if std::env::var_os("CUBEFUL_UPDATE_SCREENSHOT").is_some() {
                 let docs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs");
@@ -137,7 +134,7 @@ fn play_a_move_with_the_mouse() {
         // The bot moved: its dice stay in its half (the top player's) until we roll.
         assert_eq!(s["dice"]["seat"], "top", "{s:#}");
     }
-    app.screenshot(&work.join("after.png"));
+    app.screenshot(&app.work.join("after.png"));
     let sizes = s["sizes"].as_array().expect("the board's sizes");
     assert_eq!(
         sizes.len(),

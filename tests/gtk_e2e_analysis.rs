@@ -25,7 +25,7 @@ use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use common::App;
+use common::{App, Launch};
 
 fn corpus(path: &str) -> PathBuf {
     common::repo_root().join("../shared/corpus").join(path)
@@ -69,18 +69,14 @@ fn screenshot(app: &App, id: &str, path: &Path, name: &str) {
 
 #[test]
 fn the_analysis_pane_statistics_and_graph_show_a_stored_analysis() {
-    if !common::display_tools() {
-        return;
-    }
-    let path = corpus("sgf/gnubg-scripts_match1486073_analyzed.sgf");
-    let work = common::work_dir("gtk-e2e-analysis-a");
     // The analysis level chosen last time (3-ply) comes back from the settings.
-    common::write_settings(
-        &work,
-        "(window: (width: 1200, height: 800), analysis_plies: 3)",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &[path.into_os_string()]);
+    let Some(app) = Launch::new("gtk-e2e-analysis-a")
+        .settings("(window: (width: 1200, height: 800), analysis_plies: 3)")
+        .arg(corpus("sgf/gnubg-scripts_match1486073_analyzed.sgf"))
+        .start()
+    else {
+        return;
+    };
     app.wait_for("the match in the record pane", 60, |s| {
         s["record"]["games"] == 2 && s["record"]["pane_rows"].as_u64().unwrap_or(0) > 0
     });
@@ -112,7 +108,7 @@ fn the_analysis_pane_statistics_and_graph_show_a_stored_analysis() {
     assert!(played > 0, "{s:#}");
 
     sleep(Duration::from_millis(500));
-    let shot = work.join("analysis-pane.png");
+    let shot = app.work.join("analysis-pane.png");
     app.screenshot(&shot);
     let cropped = Command::new("convert")
         .arg(&shot)
@@ -137,7 +133,12 @@ fn the_analysis_pane_statistics_and_graph_show_a_stored_analysis() {
     );
     sleep(Duration::from_millis(800));
     let id = window_named(&app, "^Statistics$");
-    screenshot(&app, &id, &work.join("statistics.png"), "statistics.png");
+    screenshot(
+        &app,
+        &id,
+        &app.work.join("statistics.png"),
+        "statistics.png",
+    );
     // Back to the main window (the statistics stay open behind the graph).
     sleep(Duration::from_millis(300));
     app.xdotool(&["windowfocus", &window_named(&app, "Cubeful$")]);
@@ -155,21 +156,20 @@ fn the_analysis_pane_statistics_and_graph_show_a_stored_analysis() {
     screenshot(
         &app,
         &id,
-        &work.join("equity-graph.png"),
+        &app.work.join("equity-graph.png"),
         "equity-graph.png",
     );
 }
 
 #[test]
 fn a_match_is_analysed_in_the_background_while_browsing() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-analysis-b")
+        .settings("(window: (width: 1200, height: 800))")
+        .arg(corpus("mat/gnubg/gnubgparser_gnubg_selfplay_drops_7p.mat"))
+        .start()
+    else {
         return;
-    }
-    let path = corpus("mat/gnubg/gnubgparser_gnubg_selfplay_drops_7p.mat");
-    let work = common::work_dir("gtk-e2e-analysis-b");
-    common::write_settings(&work, "(window: (width: 1200, height: 800))");
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &[path.into_os_string()]);
+    };
     let s = app.wait_for("the match in the record pane", 60, |s| {
         s["record"]["games"].as_u64().unwrap_or(0) > 1
             && s["record"]["pane_rows"].as_u64().unwrap_or(0) > 0
@@ -253,18 +253,17 @@ fn a_match_is_analysed_in_the_background_while_browsing() {
 
 #[test]
 fn a_freshly_played_match_is_analysed_in_the_background_while_browsing() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-analysis-c")
+        .settings(
+            "(player_name: \"Anna\", level: \"expert\", animate: false, analysis_plies: 3, \
+             window: (width: 1200, height: 800))",
+        )
+        .seed(5)
+        .with_match()
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-analysis-c");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"expert\", animate: false, analysis_plies: 3, \
-         window: (width: 1200, height: 800))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "5".into()]);
-    app.start_match();
+    };
     for _ in 0..6 {
         let s = app.wait_settled(90);
         if !common::human_to_act(&s) {

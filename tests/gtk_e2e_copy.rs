@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::{App, Launch};
 use cubeful_engine::formats::ascii_board;
 use cubeful_engine::gnubg_id;
 use cubeful_gtk::board::export::{height_for, CLIPBOARD_WIDTH};
@@ -44,17 +44,14 @@ fn clipboard_text(app: &App, want: &str) -> String {
 
 #[test]
 fn the_position_is_copied_as_text_and_as_an_image() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-copy")
+        .settings("(player_name: \"Anna\", level: \"beginner\", animate: false, window: (width: 1000, height: 820))")
+        .seed(5)
+        .with_match()
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-copy");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"beginner\", animate: false, window: (width: 1000, height: 820))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "5".into()]);
-    app.start_match();
+    };
     let s = app.wait_settled(90);
 
     // Ctrl+C: the engine's ASCII board of the position on the board, with the names.
@@ -95,7 +92,7 @@ fn the_position_is_copied_as_text_and_as_an_image() {
         "a board, not a blank: {} bytes",
         png.len()
     );
-    let shot = work.join("copied.png");
+    let shot = app.work.join("copied.png");
     std::fs::write(&shot, &png).unwrap();
 
     // The XGID field with the focus and its text selected: Ctrl+C copies the selection, not

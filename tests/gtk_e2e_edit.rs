@@ -15,7 +15,7 @@ mod common;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::{App, Launch};
 use cubeful_engine::{position_id, Position};
 use serde_json::Value;
 
@@ -38,17 +38,14 @@ fn on(s: &Value, p: usize) -> i64 {
 
 #[test]
 fn a_position_set_up_by_clicks_and_drags_is_played_from() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-edit")
+        .settings("(player_name: \"Anna\", level: \"beginner\", animate: false, window: (width: 1100, height: 860))")
+        .seed(11)
+        .with_match()
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-edit");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"beginner\", animate: false, window: (width: 1100, height: 860))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "11".into()]);
-    app.start_match();
+    };
     app.wait_settled(60);
     let cells = |s: &Value| s["record"]["cells"].as_array().map_or(0, Vec::len);
     let cells_before = cells(&app.state());
@@ -134,7 +131,7 @@ fn a_position_set_up_by_clicks_and_drags_is_played_from() {
         .starts_with(&expected));
 
     sleep(Duration::from_millis(400));
-    let shot = work.join("edit-mode.png");
+    let shot = app.work.join("edit-mode.png");
     app.screenshot(&shot);
     let cropped = std::process::Command::new("convert")
         .arg(&shot)

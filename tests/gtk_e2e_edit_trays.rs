@@ -12,7 +12,7 @@ mod common;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::Launch;
 use serde_json::{json, Value};
 
 /// The place `n` (1 = at the base) of point `p` (bottom player's numbering).
@@ -44,17 +44,14 @@ fn opposite(s: &Value, i: usize) -> Value {
 
 #[test]
 fn tray_clicks_clear_and_set_the_starting_position() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-edit-trays")
+        .settings("(player_name: \"Anna\", level: \"beginner\", animate: false, window: (width: 1100, height: 860))")
+        .seed(11)
+        .with_match()
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-edit-trays");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"beginner\", animate: false, window: (width: 1100, height: 860))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "11".into()]);
-    app.start_match();
+    };
     app.wait_settled(60);
     app.key("ctrl+e");
     app.wait_for("edit mode", 10, |s| s["edit"]["active"] == true);

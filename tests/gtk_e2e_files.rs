@@ -16,13 +16,12 @@
 #[path = "e2e_common/mod.rs"]
 mod common;
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::Launch;
 use cubeful_engine::formats::match_file;
 use cubeful_engine::game::record::replay::describe;
 use cubeful_engine::game::record::MatchRecord;
@@ -35,20 +34,10 @@ static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 const SETTINGS: &str =
     "(player_name: \"Anna\", level: \"expert\", animate: false, window: (width: 1000, height: 820))";
 
-/// A test folder with the settings and an empty home folder.
-fn prepare(name: &str) -> PathBuf {
-    let work = common::work_dir(name);
-    common::write_settings(&work, SETTINGS);
-    std::fs::create_dir_all(work.join("home")).unwrap();
-    work
-}
-
-fn start(display: &str, work: &Path, args: &[OsString]) -> App {
-    App::start_with_env(display, work, args, &[("HOME", work.join("home").into())])
-}
-
-fn seed() -> Vec<OsString> {
-    vec!["--seed".into(), "5".into()]
+/// The app in the test folder `name` with the settings, an empty home folder and the dice of
+/// seed 5.
+fn launch(name: &str) -> Launch {
+    Launch::new(name).settings(SETTINGS).home().seed(5)
 }
 
 /// The record in a match file, replayed as the app does (leniently).
@@ -84,12 +73,9 @@ fn shown(s: &Value) -> (String, String, u64, String) {
 #[test]
 fn a_killed_match_is_resumed_exactly() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !common::display_tools() {
+    let Some(mut app) = launch("gtk-e2e-files-resume").start() else {
         return;
-    }
-    let work = prepare("gtk-e2e-files-resume");
-    let (_xvfb, display) = common::start_xvfb();
-    let mut app = start(&display, &work, &seed());
+    };
     // Nothing to resume at the first start.
     assert_eq!(app.state()["files"]["resume_offered"], false);
     app.start_match();
@@ -115,7 +101,7 @@ fn a_killed_match_is_resumed_exactly() {
             .is_some_and(|t| t.starts_with("• Anna – Cubeful")),
         "{s:#}"
     );
-    let autosave = work.join("data/cubeful/autosave.sgf");
+    let autosave = app.work.join("data/cubeful/autosave.sgf");
     assert_eq!(
         s["files"]["autosave"].as_str(),
         Some(autosave.to_str().unwrap())
@@ -128,7 +114,7 @@ fn a_killed_match_is_resumed_exactly() {
     app.kill9();
     assert!(autosave.exists(), "the autosave survives the kill");
 
-    let app = start(&display, &work, &seed());
+    app.restart();
     app.wait_for("the offer to resume", 30, |s| {
         s["files"]["resume_offered"] == true
     });
@@ -167,11 +153,9 @@ fn a_match_file_on_the_command_line_opens() {
         .canonicalize()
         .expect("the corpus beside the repository");
     let record = read_record(&file);
-    let work = prepare("gtk-e2e-files-open");
-    let (_xvfb, display) = common::start_xvfb();
-    let mut args = seed();
-    args.push(file.clone().into());
-    let app = start(&display, &work, &args);
+    let Some(app) = launch("gtk-e2e-files-open").arg(&file).start() else {
+        return;
+    };
     let s = app.wait_for("the file to be loaded", 30, |s| {
         s["game"].is_object() && s["files"]["path"].is_string()
     });
@@ -204,13 +188,9 @@ fn a_match_file_on_the_command_line_opens() {
 #[test]
 fn saving_asks_for_a_name_once_and_reads_back_equal() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    if !common::display_tools() {
+    let Some(app) = launch("gtk-e2e-files-save").with_match().start() else {
         return;
-    }
-    let work = prepare("gtk-e2e-files-save");
-    let (_xvfb, display) = common::start_xvfb();
-    let app = start(&display, &work, &seed());
-    app.start_match();
+    };
     let s = app.wait_settled(90);
     if common::human_to_act(&s) {
         app.play_our_turn();
@@ -231,7 +211,7 @@ fn saving_asks_for_a_name_once_and_reads_back_equal() {
         s["files"]["path"].is_string() && s["files"]["modified"] == false
     });
     let path = PathBuf::from(s["files"]["path"].as_str().unwrap());
-    assert_eq!(path, work.join("home/Anna-Cubeful.sgf"));
+    assert_eq!(path, app.work.join("home/Anna-Cubeful.sgf"));
     assert_eq!(
         s["files"]["title"].as_str(),
         Some("Anna-Cubeful.sgf – Cubeful")
@@ -248,7 +228,7 @@ fn saving_asks_for_a_name_once_and_reads_back_equal() {
     };
     check(&s);
     // Nothing left to resume: the autosave is gone once the match is saved.
-    assert!(!work.join("data/cubeful/autosave.sgf").exists());
+    assert!(!app.work.join("data/cubeful/autosave.sgf").exists());
 
     // One more turn, and Ctrl+S writes to the same file without asking.
     if common::human_to_act(&s) {

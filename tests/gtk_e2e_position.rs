@@ -11,7 +11,7 @@ mod common;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::Launch;
 use cubeful_engine::game::match_state::MatchState;
 use cubeful_engine::{gnubg_id, position_id, xgid, CubeOwner, Player, Position};
 
@@ -25,16 +25,13 @@ fn race() -> Position {
 
 #[test]
 fn ids_pasted_with_ctrl_v_set_the_board() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-position")
+        .settings("(player_name: \"Anna\", level: \"expert\", animate: false, window: (width: 1000, height: 820))")
+        .seed(3)
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-position");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"expert\", animate: false, window: (width: 1000, height: 820))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "3".into()]);
+    };
     assert!(app.state()["game"].is_null(), "no match at the start");
 
     // A 7-point match at 2–4, Anna (player 1, the bottom) on roll with the cube at 2, hers.

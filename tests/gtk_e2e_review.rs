@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::Launch;
 use cubeful_engine::formats::match_file;
 use cubeful_engine::{position_id, Player};
 
@@ -27,17 +27,17 @@ fn corpus(name: &str) -> PathBuf {
 
 #[test]
 fn the_record_pane_lists_and_navigates_an_analysed_match() {
-    if !common::display_tools() {
-        return;
-    }
     let path = corpus(MATCH);
+    let Some(app) = Launch::new("gtk-e2e-review")
+        .settings("(window: (width: 1200, height: 800))")
+        .arg(&path)
+        .start()
+    else {
+        return;
+    };
     let record = match_file::read(&std::fs::read(&path).expect("the corpus is there"))
         .expect("the match reads")
         .record;
-    let work = common::work_dir("gtk-e2e-review");
-    common::write_settings(&work, "(window: (width: 1200, height: 800))");
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &[path.clone().into_os_string()]);
 
     // The match is opened: both games, the rows of the last one, the marks.
     let s = app.wait_for("the match in the record pane", 60, |s| {
@@ -95,7 +95,7 @@ fn the_record_pane_lists_and_navigates_an_analysed_match() {
         .starts_with("Reviewing game 2"));
 
     sleep(Duration::from_millis(500));
-    let shot = work.join("record-pane.png");
+    let shot = app.work.join("record-pane.png");
     app.screenshot(&shot);
     // The window only (the capture may hold the whole screen): 1200×800 at the top left.
     let cropped = std::process::Command::new("convert")

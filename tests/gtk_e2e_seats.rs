@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::{decision, App};
+use common::{decision, App, Launch};
 use serde_json::Value;
 
 /// A person (either) is to act and nothing is running.
@@ -48,18 +48,17 @@ fn play_a_move(app: &App) {
 
 #[test]
 fn the_board_turns_to_the_player_on_roll() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-seats")
+        .settings(
+            "(player_name: \"Anna\", opponent_name: \"Bert\", animate: false, \
+             new_match: (human_vs_human: true), window: (width: 1000, height: 820))",
+        )
+        .seed(3)
+        .with_match()
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-seats");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", opponent_name: \"Bert\", animate: false, \
-         new_match: (human_vs_human: true), window: (width: 1000, height: 820))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "3".into()]);
-    app.start_match();
+    };
     // The new-match dialog is gone before the first drag.
     sleep(Duration::from_millis(1500));
 
@@ -83,7 +82,7 @@ fn the_board_turns_to_the_player_on_roll() {
         movers.insert(on_roll);
         // Player 0 (Bert) at the bottom, in his own colour, after the first moves.
         if turn == 2 && std::env::var_os("CUBEFUL_UPDATE_SCREENSHOT").is_some() {
-            let shot = work.join("two-people.png");
+            let shot = app.work.join("two-people.png");
             app.screenshot(&shot);
             let docs = common::repo_root().join("docs");
             std::fs::copy(&shot, docs.join("two-people.png")).expect("docs/ is writable");

@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::{App, Launch};
 use cubeful_engine::analysis::analyse::AnalysisLevel;
 use cubeful_engine::analysis::hint::cube_context;
 use cubeful_engine::analysis::temperature::{
@@ -76,16 +76,13 @@ fn check_map(shown: &Value, expected: &TemperatureMap, what: &str) {
 
 #[test]
 fn temperature_map_and_hint_rollout() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-temperature")
+        .settings("(player_name: \"Anna\", level: \"expert\", animate: false, window: (width: 1000, height: 820))")
+        .seed(5)
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-temperature");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"expert\", animate: false, window: (width: 1000, height: 820))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "5".into()]);
+    };
 
     // Money play, cube centred, Anna (the bottom player) on roll before rolling.
     let position = position();
@@ -133,7 +130,7 @@ fn temperature_map_and_hint_rollout() {
     // The map window, for the manual (docs/temperature-map.png), without a tooltip.
     app.xdotool(&["mousemove", "1270", "890"]);
     sleep(Duration::from_millis(800));
-    let shot = work.join("temperature-map.png");
+    let shot = app.work.join("temperature-map.png");
     let map_window = window_id(&app, "^Temperature Map$");
     let status = Command::new("import")
         .args(["-window", map_window.as_deref().unwrap_or("root")])

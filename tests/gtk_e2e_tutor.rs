@@ -17,7 +17,7 @@ use std::process::Command;
 use std::thread::sleep;
 use std::time::Duration;
 
-use common::App;
+use common::{App, Launch};
 use cubeful_engine::game::match_state::MatchState;
 use cubeful_engine::{position_id, xgid, Dice, Player, Position};
 use serde_json::Value;
@@ -118,17 +118,16 @@ fn click_dialog(app: &App, button: &str) -> Value {
 
 #[test]
 fn the_tutor_warns_about_a_blunder() {
-    if !common::display_tools() {
+    let Some(app) = Launch::new("gtk-e2e-tutor")
+        .settings(
+            "(player_name: \"Anna\", level: \"expert\", animate: false, tutor_level: \"expert\", \
+             window: (width: 1000, height: 820))",
+        )
+        .seed(3)
+        .start()
+    else {
         return;
-    }
-    let work = common::work_dir("gtk-e2e-tutor");
-    common::write_settings(
-        &work,
-        "(player_name: \"Anna\", level: \"expert\", animate: false, tutor_level: \"expert\", \
-         window: (width: 1000, height: 820))",
-    );
-    let (_xvfb, display) = common::start_xvfb();
-    let app = App::start(&display, &work, &["--seed".into(), "3".into()]);
+    };
     let s = app.state();
     assert_eq!(s["tutor"]["on"], false, "the tutor is off by default");
 
@@ -140,7 +139,7 @@ fn the_tutor_warns_about_a_blunder() {
     app.click(&s["tutor"]["toggle_xy"]);
     let s = app.wait_for("the tutor on", 10, |s| s["tutor"]["on"] == true);
     assert_eq!(s["tutor"]["toggle_active"], true);
-    let saved = std::fs::read_to_string(work.join("config/cubeful/gtk-settings.ron"))
+    let saved = std::fs::read_to_string(app.work.join("config/cubeful/gtk-settings.ron"))
         .expect("the settings are saved");
     assert!(saved.contains("tutor: true"), "{saved}");
 
@@ -195,7 +194,7 @@ fn the_tutor_warns_about_a_blunder() {
         window_origin(&app, "^The Tutor$") != (ox, oy)
     });
     sleep(Duration::from_millis(500));
-    let shot = work.join("tutor.png");
+    let shot = app.work.join("tutor.png");
     let took = Command::new("import")
         .args(["-window", "root"])
         .arg(&shot)

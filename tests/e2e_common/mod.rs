@@ -98,6 +98,130 @@ pub fn start_xvfb() -> (Guard, String) {
     (Guard(child), format!(":{}", number.trim()))
 }
 
+/// How an end-to-end test starts: its test folder (a fresh one in Cargo's temporary folder for
+/// tests), the settings written there, the program's arguments, and whether a match is started
+/// once the window is up. [`Launch::start`] starts Xvfb and the app on it.
+///
+/// ```ignore
+/// let Some(app) = common::Launch::new("gtk-e2e-x").settings(SETTINGS).seed(5).with_match().start()
+/// else {
+///     return; // no display stack
+/// };
+/// ```
+pub struct Launch {
+    name: String,
+    settings: Option<String>,
+    args: Vec<OsString>,
+    env: Vec<(&'static str, OsString)>,
+    home: bool,
+    with_match: bool,
+}
+
+impl Launch {
+    /// A start in the test folder `name`, with no settings file, no arguments and no match.
+    pub fn new(name: &str) -> Launch {
+        Launch {
+            name: name.to_string(),
+            settings: None,
+            args: Vec::new(),
+            env: Vec::new(),
+            home: false,
+            with_match: false,
+        }
+    }
+
+    /// The app's settings file (RON), written before the start.
+    pub fn settings(mut self, ron: &str) -> Launch {
+        self.settings = Some(ron.to_string());
+        self
+    }
+
+    /// `--seed SEED`: the dice of the match.
+    pub fn seed(self, seed: u64) -> Launch {
+        self.arg("--seed").arg(seed.to_string())
+    }
+
+    /// One more command-line argument (a file to open, say).
+    pub fn arg(mut self, arg: impl Into<OsString>) -> Launch {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// An empty home folder inside the test folder as `HOME` (where the file choosers open).
+    pub fn home(mut self) -> Launch {
+        self.home = true;
+        self
+    }
+
+    /// Starts a match with the defaults of the new-match dialog once the window is up
+    /// ([`App::start_match`]).
+    pub fn with_match(mut self) -> Launch {
+        self.with_match = true;
+        self
+    }
+
+    /// Prepares the test folder, starts Xvfb and the app on it, and the match if asked.
+    /// `None` without the display stack ([`display_tools`]: the test should return at once).
+    pub fn start(mut self) -> Option<Running> {
+        if !display_tools() {
+            return None;
+        }
+        let work = work_dir(&self.name);
+        if let Some(ron) = &self.settings {
+            write_settings(&work, ron);
+        }
+        if self.home {
+            let home = work.join("home");
+            std::fs::create_dir_all(&home).unwrap();
+            self.env.push(("HOME", home.into()));
+        }
+        let (xvfb, display) = start_xvfb();
+        let app = App::start_with_env(&display, &work, &self.args, &self.env);
+        if self.with_match {
+            app.start_match();
+        }
+        Some(Running {
+            app,
+            args: self.args,
+            env: self.env,
+            _xvfb: xvfb,
+        })
+    }
+}
+
+/// The app started by [`Launch::start`], with the X server it runs on: both end when the test
+/// does (the app first). It derefs to the [`App`].
+pub struct Running {
+    app: App,
+    args: Vec<OsString>,
+    env: Vec<(&'static str, OsString)>,
+    _xvfb: Guard,
+}
+
+impl Running {
+    /// Ends the app if it still runs (SIGKILL) and starts it again on the same display, in the
+    /// same test folder (the settings and files as the last run left them), with the same
+    /// arguments; no match is started.
+    pub fn restart(&mut self) {
+        self.app.kill9();
+        self.app = App::start_with_env(&self.app.display, &self.app.work, &self.args, &self.env);
+    }
+}
+
+impl std::ops::Deref for Running {
+    type Target = App;
+
+    fn deref(&self) -> &App {
+        &self.app
+    }
+}
+
+impl std::ops::DerefMut for Running {
+    fn deref_mut(&mut self) -> &mut App {
+        &mut self.app
+    }
+}
+
 /// The running app.
 pub struct App {
     pub display: String,
