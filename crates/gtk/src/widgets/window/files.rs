@@ -712,17 +712,7 @@ impl CubefulWindow {
                 .borrow_mut()
                 .document
                 .saved_as(path.to_path_buf(), format, record);
-            // Before the toast below, which publishes the state: the title follows the file.
-            self.files_update_title();
         }
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        self.toast(&match what {
-            Export::Match(MatchFormat::Sgf) => gettext_f("Saved as “{}”.", &[&name]),
-            _ => gettext_f("Exported to “{}”.", &[&name]),
-        });
         if let Some(folder) = path.parent().map(Path::to_path_buf) {
             if let Some(app) = self.app() {
                 app.update_settings(|s| s.last_folder = Some(folder));
@@ -732,7 +722,17 @@ impl CubefulWindow {
             self.files_remember_recent(path);
         }
         self.imp().files.borrow_mut().last_error = None;
+        // The title and the autosave follow the file before the toast, which publishes the
+        // state (`--debug-state`): whoever sees the toast sees everything the save changed.
         self.files_after_step();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.toast(&match what {
+            Export::Match(MatchFormat::Sgf) => gettext_f("Saved as “{}”.", &[&name]),
+            _ => gettext_f("Exported to “{}”.", &[&name]),
+        });
         self.write_debug_state();
         true
     }
