@@ -7,9 +7,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
+use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::Nets;
-use cubeful_train::decisions::{BenchScore, ClassScore, DecisionSet, SetSpec};
+use cubeful_train::decisions::{BenchScore, ClassScore, DecisionSet, Judge, SetSpec};
 use serde::Serialize;
 
 /// Folder of the cached scored sets, relative to the working folder (the workspace root).
@@ -19,8 +20,11 @@ pub const DEFAULT_CACHE: &str = "training/bench";
 pub const DEFAULT_SPEC: SetSpec = SetSpec {
     decisions: 2000,
     seed: 1,
-    reference_plies: 2,
+    judge: Judge::Search { plies: 2 },
 };
+
+/// The default depth of `--reference-plies`.
+const DEFAULT_REFERENCE_PLIES: u8 = 2;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -37,8 +41,17 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_SPEC.seed)]
     seed: u64,
     /// Lookahead of the reference scores.
-    #[arg(long, default_value_t = DEFAULT_SPEC.reference_plies, value_parser = clap::value_parser!(u8).range(1..=3))]
+    #[arg(long, default_value_t = DEFAULT_REFERENCE_PLIES, value_parser = clap::value_parser!(u8).range(1..=3))]
     reference_plies: u8,
+    /// Score the candidates by variance-reduced rollouts of this many games each instead of by
+    /// the search (cubeless, the candidates of a decision on the same dice; with 144 games about
+    /// 10 s per decision per thread).
+    #[arg(long, value_name = "GAMES", conflicts_with = "reference_plies", value_parser = clap::value_parser!(u32).range(36..=1_000_000))]
+    reference_rollout: Option<u32>,
+    /// Folder of the bearoff databases the reference rollouts stop at [default:
+    /// $CUBEFUL_BEAROFF_DIR, else the user cache folder].
+    #[arg(long, value_name = "DIR")]
+    bearoff_dir: Option<PathBuf>,
     /// Nets that play the games and score the candidates [default: the embedded nets].
     #[arg(long, value_name = "DIR")]
     reference_nets: Option<PathBuf>,
@@ -61,7 +74,8 @@ pub struct Args {
 struct Report<'a> {
     set: String,
     decisions: usize,
-    reference_plies: u8,
+    /// `2ply`, `rollout324`: what scored the candidates.
+    judge: String,
     seconds: f64,
     #[serde(flatten)]
     score: &'a BenchScore,
@@ -100,6 +114,7 @@ struct Difference {
 fn load_set(
     cache: &Path,
     reference: &Arc<Nets>,
+    bearoff: Option<Arc<BearoffDb>>,
     spec: SetSpec,
     threads: usize,
 ) -> Result<(DecisionSet, PathBuf)> {
@@ -107,9 +122,9 @@ fn load_set(
     let path = cache.join(&name);
     if !path.exists() {
         eprintln!(
-            "bench decisions: scoring {} decisions at {}-ply into {} (once; a few minutes per thousand at 2-ply)",
+            "bench decisions: scoring {} decisions by {} into {} (once: a few minutes per thousand at 2-ply, about 3 hours per thousand per thread by rollouts of 144 games)",
             spec.decisions,
-            spec.reference_plies,
+            spec.judge,
             path.display()
         );
     }
@@ -123,13 +138,20 @@ fn load_set(
             );
         }
     };
-    let (set, _) = DecisionSet::load_or_build(cache, reference, spec, threads, &progress)?;
+    let (set, _) = DecisionSet::load_or_build(cache, reference, bearoff, spec, threads, &progress)?;
     Ok((set, path))
 }
 
 /// The default set scored with the embedded nets, from `cache` (scored first if absent).
 pub fn default_set(cache: &Path, threads: usize) -> Result<DecisionSet> {
-    Ok(load_set(cache, &Arc::new(Nets::embedded()), DEFAULT_SPEC, threads)?.0)
+    Ok(load_set(
+        cache,
+        &Arc::new(Nets::embedded()),
+        None,
+        DEFAULT_SPEC,
+        threads,
+    )?
+    .0)
 }
 
 fn line(name: &str, s: &ClassScore) -> String {
@@ -149,12 +171,28 @@ pub fn run(args: &Args) -> Result<()> {
         Some(dir) => Nets::load_dir(dir)?,
         None => Nets::embedded(),
     });
+    let judge = match args.reference_rollout {
+        Some(trials) => Judge::Rollout { trials },
+        None => Judge::Search {
+            plies: args.reference_plies,
+        },
+    };
     let spec = SetSpec {
         decisions: args.positions,
         seed: args.seed,
-        reference_plies: args.reference_plies,
+        judge,
     };
-    let (set, path) = load_set(&args.cache, &reference, spec, threads)?;
+    // Only rollouts use the bearoff databases.
+    let bearoff = match judge {
+        Judge::Rollout { .. } => {
+            let dir = crate::bearoff::DirArg {
+                dir: args.bearoff_dir.clone(),
+            };
+            Some(Arc::new(dir.open()?))
+        }
+        Judge::Search { .. } => None,
+    };
+    let (set, path) = load_set(&args.cache, &reference, bearoff, spec, threads)?;
     let nets = args.nets.load()?;
     let started = Instant::now();
     let errors = set.errors(&nets, args.plies, threads);
@@ -186,7 +224,7 @@ pub fn run(args: &Args) -> Result<()> {
     let report = Report {
         set: path.display().to_string(),
         decisions: set.decisions.len(),
-        reference_plies: set.reference_plies,
+        judge: set.judge.file_tag(),
         seconds: started.elapsed().as_secs_f64(),
         score: &score,
         against,
@@ -196,9 +234,9 @@ pub fn run(args: &Args) -> Result<()> {
         return Ok(());
     }
     println!(
-        "decisions: {}-ply choices against {}-ply scores, {} decisions ({}), {:.1} s; mean error per decision in thousandths of a point (mppd) ± its standard error",
+        "decisions: {}-ply choices against {}, {} decisions ({}), {:.1} s; mean error per decision in thousandths of a point (mppd) ± its standard error",
         args.plies,
-        set.reference_plies,
+        set.judge,
         set.decisions.len(),
         report.set,
         report.seconds

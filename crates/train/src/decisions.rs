@@ -1,5 +1,6 @@
 //! The checker-play decision benchmark: how much equity a set of nets loses per decision, measured
-//! on a fixed set of positions whose candidate plays were scored once by a deeper search.
+//! on a fixed set of positions whose candidate plays were scored once by a deeper search or by
+//! rollouts.
 //!
 //! # Construction (docs/TRAINING.md, "The decision benchmark")
 //!
@@ -15,9 +16,20 @@
 //! 2. **Candidates.** For each decision, the legal plays ranked at 0-ply by the reference nets:
 //!    the five best, plus every other play within 0.1 of the best, at most 16 in all.
 //! 3. **Reference scores.** Each candidate is scored with the cubeless equity of the position it
-//!    leads to, evaluated by [`Search::evaluate`] at the reference depth (2-ply by default: the
-//!    opponent's 21 rolls, then ours, 0-ply leaves; plays inside the search chosen at 0-ply),
-//!    money, centred cube, no bearoff database, no noise. A finished game scores exactly.
+//!    leads to, by the set's [`Judge`]:
+//!    - *search*: evaluated by [`Search::evaluate`] at the reference depth (2-ply: the
+//!      opponent's 21 rolls, then ours, 0-ply leaves; plays inside the search chosen at 0-ply),
+//!      money, centred cube, no bearoff database, no noise;
+//!    - *rollout*: rolled out as the rollout training labels are
+//!      ([`label_settings`](crate::rollout_labels::label_settings): cubeless games, checker play
+//!      at 0-ply with the pruning nets, quasi-random dice, stopped at the bearoff databases) but
+//!      with lookahead variance reduction, every candidate of decision `i` on the same dice,
+//!      seeded from the set's seed and `i`, so that the luck common to the candidates cancels in
+//!      their differences. (Measured on 50 decisions: the difference between two candidates'
+//!      scores is off by about 0.05 in contact positions with 36 games, 0.026 with 144; plain
+//!      games need about 8 times the time for the same precision.)
+//!
+//!    A finished game scores exactly.
 //! 4. **Measurement.** The evaluated nets choose a play for each decision at the given depth
 //!    (cubeless, money, the Normal move filter). The decision's error is the best reference score
 //!    minus the chosen play's. A play outside the candidates is counted, and scored the same way
@@ -25,40 +37,46 @@
 //!    it is charged the error of the worst candidate. Errors are averaged per class and overall
 //!    and reported in thousandths of a point per decision.
 //!
-//! Everything is deterministic for the seed, the count and the reference nets. Scoring takes a
-//! few minutes, so the scored set is cached in a file ([`DecisionSet::load_or_build`]) whose name
-//! records the count, the seed, the depth and a checksum of the reference nets.
+//! Everything is deterministic for the seed, the count, the judge and the reference nets (and,
+//! for rollouts, the bearoff databases). Scoring takes minutes (2-ply) to an hour or more
+//! (rollouts), so the scored set is cached in a file ([`DecisionSet::load_or_build`]) whose name
+//! records the count, the seed, the judge and a checksum of the reference nets.
 //!
 //! # File format
 //!
-//! Little-endian: magic `CFDECS1\0`; format version (u32, 1); seed (u64); decisions requested
-//! (u32); reference depth (u8); [`nets_checksum`] of the reference nets (u32); decision count (u32);
+//! Little-endian: magic `CFDECS1\0`; format version (u32, 2); seed (u64); decisions requested
+//! (u32); the judge: its kind (u8: 0 search, 1 rollout) and its depth or games (u32) (version 1,
+//! still read, had the search depth alone as a u8); [`nets_checksum`] of the reference nets (u32);
+//! decision count (u32);
 //! then per decision the 26 signed bytes of [`Position::board`], the two dice, the class (u8: 0
 //! contact, 1 crashed, 2 race), the candidate count (u8, 2 to 16), and per candidate the 26 bytes
 //! of the board it leads to (seen from the mover, as move generation gives it) and its reference
 //! equity (f32), best first; at the end a CRC-32 of everything before it.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use cubeful_engine::cube::{CubeContext, Ownership};
+use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::class::classify;
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::{net_class, Evaluator, Nets, Probabilities};
 use cubeful_engine::files::{read_regular, write_atomically, FileError};
+use cubeful_engine::search::rollout::{Rollout, RolloutSettings, Subject};
 use cubeful_engine::search::{EvalSettings, FilterPreset, Search};
-use cubeful_engine::{Dice, Position};
+use cubeful_engine::{Dice, LegalMove, Position};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use thiserror::Error;
 
 use crate::parallel_map;
+use crate::rollout_labels::label_settings;
 
 const MAGIC: &[u8; 8] = b"CFDECS1\0";
-const FORMAT_VERSION: u32 = 1;
-const HEADER: usize = 8 + 4 + 8 + 4 + 1 + 4 + 4;
+const FORMAT_VERSION: u32 = 2;
+const HEADER: usize = 8 + 4 + 8 + 4 + 1 + 4 + 4 + 4;
 const BOARD: usize = 26;
 /// Candidates kept regardless of their 0-ply score.
 const ALWAYS_KEPT: usize = 5;
@@ -101,13 +119,49 @@ pub struct DecisionSet {
     /// The number of decisions asked for (the set holds fewer only if the games ran out).
     pub requested: u32,
     /// Lookahead of the reference scores.
-    pub reference_plies: u8,
+    pub judge: Judge,
     /// [`nets_checksum`] of the reference nets.
     pub nets_checksum: u32,
     pub decisions: Vec<Decision>,
-    /// The reference nets, when known ([`DecisionSet::attach_reference`]): a choice outside the
-    /// candidates is then scored as the candidates were.
-    reference: Option<Arc<Nets>>,
+    /// The reference nets and bearoff databases, when known ([`DecisionSet::attach_reference`]):
+    /// a choice outside the candidates is then scored as the candidates were.
+    reference: Option<Reference>,
+}
+
+/// The reference nets of a set, with the bearoff databases its rollouts stop at.
+#[derive(Clone, Debug)]
+struct Reference {
+    nets: Arc<Nets>,
+    bearoff: Option<Arc<BearoffDb>>,
+}
+
+/// How the candidates of a set are scored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Judge {
+    /// The cubeless equity by the search at this lookahead (1 to 3).
+    Search { plies: u8 },
+    /// Cubeless variance-reduced rollouts of this many games per candidate, every candidate of
+    /// a decision on the same dice (see the module documentation).
+    Rollout { trials: u32 },
+}
+
+impl Judge {
+    /// The part of a set's file name that names the judge: `2ply`, `rollout324`.
+    pub fn file_tag(self) -> String {
+        match self {
+            Judge::Search { plies } => format!("{plies}ply"),
+            Judge::Rollout { trials } => format!("rollout{trials}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Judge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Judge::Search { plies } => write!(f, "{plies}-ply scores"),
+            Judge::Rollout { trials } => write!(f, "rollouts of {trials} games"),
+        }
+    }
 }
 
 /// Sets are equal when their contents are (whether the reference nets are attached aside).
@@ -115,18 +169,18 @@ impl PartialEq for DecisionSet {
     fn eq(&self, other: &DecisionSet) -> bool {
         self.seed == other.seed
             && self.requested == other.requested
-            && self.reference_plies == other.reference_plies
+            && self.judge == other.judge
             && self.nets_checksum == other.nets_checksum
             && self.decisions == other.decisions
     }
 }
 
-/// What makes a set: the count, the seed and the reference depth (the nets are passed apart).
+/// What makes a set: the count, the seed and the judge (the nets are passed apart).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetSpec {
     pub decisions: u32,
     pub seed: u64,
-    pub reference_plies: u8,
+    pub judge: Judge,
 }
 
 /// A decision set file that could not be used.
@@ -277,23 +331,111 @@ fn reference_equity(search: &mut Search, after: &Position, plies: u8) -> f32 {
         .equity()
 }
 
+/// The dice seed of the rollouts of decision `index` of a set of seed `seed`.
+fn rollout_seed(seed: u64, index: usize) -> u64 {
+    (seed ^ 0xD1CE_5EED_0000_0000)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(index as u64)
+}
+
+/// Scores plays by a set's judge: one per thread.
+struct Scorer<'r> {
+    judge: Judge,
+    reference: &'r Reference,
+    search: Search,
+}
+
+impl<'r> Scorer<'r> {
+    fn new(judge: Judge, reference: &'r Reference) -> Scorer<'r> {
+        Scorer {
+            judge,
+            reference,
+            search: Search::new(reference.nets.clone()),
+        }
+    }
+
+    /// The cubeless equities for the mover of the plays of `dice` in `position` that lead to
+    /// `afters` (legal results of the roll), as decision `index` of a set of seed `seed` scores
+    /// them.
+    fn score(
+        &mut self,
+        position: &Position,
+        dice: Dice,
+        afters: &[Position],
+        seed: u64,
+        index: usize,
+    ) -> Vec<f32> {
+        match self.judge {
+            Judge::Search { plies } => afters
+                .iter()
+                .map(|after| reference_equity(&mut self.search, after, plies))
+                .collect(),
+            Judge::Rollout { trials } => {
+                let legal = cubeful_engine::legal_moves(position, dice);
+                let moves: Vec<LegalMove> = afters
+                    .iter()
+                    .map(|after| {
+                        *legal
+                            .iter()
+                            .find(|m| m.position == *after)
+                            .expect("a legal result of the roll")
+                    })
+                    .collect();
+                let ctx = CubeContext::money(1, Ownership::Centered);
+                let settings = RolloutSettings {
+                    variance_reduction: true,
+                    ..label_settings(trials, rollout_seed(seed, index))
+                };
+                let mut rollout = Rollout::new(
+                    self.reference.nets.clone(),
+                    self.reference.bearoff.clone(),
+                    position,
+                    &ctx,
+                    Subject::Moves(moves),
+                    &settings,
+                )
+                .expect("a game in progress, candidates and trials");
+                let result = rollout.run(&AtomicBool::new(false), &mut |_| {});
+                result
+                    .alternatives
+                    .iter()
+                    .map(|a| a.cubeless as f32)
+                    .collect()
+            }
+        }
+    }
+}
+
 impl DecisionSet {
     /// Builds and scores a set (steps 1 to 3 of the construction) with `nets` as reference, on
     /// `threads` threads (the result does not depend on them). `progress` is called with the
     /// number of decisions scored so far.
+    ///
+    /// Rollouts stop at `bearoff`'s databases when given (the scores depend on it; the command
+    /// line always gives the standard ones).
     pub fn build(
         nets: &Arc<Nets>,
+        bearoff: Option<Arc<BearoffDb>>,
         spec: SetSpec,
         threads: usize,
         progress: &(dyn Fn(usize) + Sync),
     ) -> DecisionSet {
         let sampled = sample_decisions(nets, spec.decisions as usize, spec.seed);
         let done = AtomicUsize::new(0);
+        let reference = Reference {
+            nets: nets.clone(),
+            bearoff,
+        };
         let decisions = parallel_map(
             sampled.len(),
             threads,
-            || (Evaluator::new(nets.clone()), Search::new(nets.clone())),
-            |(evaluator, search), i| {
+            || {
+                (
+                    Evaluator::new(nets.clone()),
+                    Scorer::new(spec.judge, &reference),
+                )
+            },
+            |(evaluator, scorer), i| {
                 let (position, dice, class) = sampled[i];
                 let ranked = evaluator.rank_moves(&position, dice);
                 let best = ranked[0].1.equity();
@@ -304,12 +446,13 @@ impl DecisionSet {
                         *k < ALWAYS_KEPT || (*k < MAX_CANDIDATES && best - p.equity() <= WINDOW)
                     })
                     .count();
-                let mut candidates: Vec<Candidate> = ranked[..kept]
+                let afters: Vec<Position> =
+                    ranked[..kept].iter().map(|(m, _)| m.position).collect();
+                let scores = scorer.score(&position, dice, &afters, spec.seed, i);
+                let mut candidates: Vec<Candidate> = afters
                     .iter()
-                    .map(|(m, _)| Candidate {
-                        after: m.position,
-                        equity: reference_equity(search, &m.position, spec.reference_plies),
-                    })
+                    .zip(scores)
+                    .map(|(&after, equity)| Candidate { after, equity })
                     .collect();
                 // Stable: among equal scores the better 0-ply play stays first.
                 candidates.sort_by(|a, b| b.equity.total_cmp(&a.equity));
@@ -325,17 +468,21 @@ impl DecisionSet {
         DecisionSet {
             seed: spec.seed,
             requested: spec.decisions,
-            reference_plies: spec.reference_plies,
+            judge: spec.judge,
             nets_checksum: nets_checksum(nets),
             decisions,
-            reference: Some(nets.clone()),
+            reference: Some(reference),
         }
     }
 
-    /// Attaches the reference nets (checked against the set's checksum), so that a choice
-    /// outside the candidates is scored exactly instead of being charged the worst candidate's
-    /// error.
-    pub fn attach_reference(&mut self, nets: Arc<Nets>) -> Result<(), DecisionSetError> {
+    /// Attaches the reference nets (checked against the set's checksum) and the bearoff
+    /// databases the set was built with, so that a choice outside the candidates is scored
+    /// exactly instead of being charged the worst candidate's error.
+    pub fn attach_reference(
+        &mut self,
+        nets: Arc<Nets>,
+        bearoff: Option<Arc<BearoffDb>>,
+    ) -> Result<(), DecisionSetError> {
         let found = nets_checksum(&nets);
         if found != self.nets_checksum {
             return Err(DecisionSetError::WrongReference {
@@ -343,7 +490,7 @@ impl DecisionSet {
                 found,
             });
         }
-        self.reference = Some(nets);
+        self.reference = Some(Reference { nets, bearoff });
         Ok(())
     }
 
@@ -352,11 +499,14 @@ impl DecisionSet {
         self.reference.is_some()
     }
 
-    /// The file name of a set: `decisions-N-seedS-Pply-CRC.bin`.
+    /// The file name of a set: `decisions-N-seedS-JUDGE-CRC.bin`, the judge `Pply` or
+    /// `rolloutT` ([`Judge::file_tag`]).
     pub fn file_name(spec: SetSpec, nets_checksum: u32) -> String {
         format!(
-            "decisions-{}-seed{}-{}ply-{nets_checksum:08x}.bin",
-            spec.decisions, spec.seed, spec.reference_plies
+            "decisions-{}-seed{}-{}-{nets_checksum:08x}.bin",
+            spec.decisions,
+            spec.seed,
+            spec.judge.file_tag()
         )
     }
 
@@ -365,6 +515,7 @@ impl DecisionSet {
     pub fn load_or_build(
         dir: &Path,
         nets: &Arc<Nets>,
+        bearoff: Option<Arc<BearoffDb>>,
         spec: SetSpec,
         threads: usize,
         progress: &(dyn Fn(usize) + Sync),
@@ -379,10 +530,13 @@ impl DecisionSet {
                     reason: "its header does not match its name (renamed by hand?)".into(),
                 });
             }
-            set.reference = Some(nets.clone());
+            set.reference = Some(Reference {
+                nets: nets.clone(),
+                bearoff,
+            });
             return Ok((set, false));
         }
-        let set = DecisionSet::build(nets, spec, threads, progress);
+        let set = DecisionSet::build(nets, bearoff, spec, threads, progress);
         std::fs::create_dir_all(dir).map_err(|source| DecisionSetError::Folder {
             path: dir.to_path_buf(),
             source,
@@ -396,7 +550,7 @@ impl DecisionSet {
         SetSpec {
             decisions: self.requested,
             seed: self.seed,
-            reference_plies: self.reference_plies,
+            judge: self.judge,
         }
     }
 
@@ -407,7 +561,12 @@ impl DecisionSet {
         b.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
         b.extend_from_slice(&self.seed.to_le_bytes());
         b.extend_from_slice(&self.requested.to_le_bytes());
-        b.push(self.reference_plies);
+        let (kind, value) = match self.judge {
+            Judge::Search { plies } => (0u8, u32::from(plies)),
+            Judge::Rollout { trials } => (1u8, trials),
+        };
+        b.push(kind);
+        b.extend_from_slice(&value.to_le_bytes());
         b.extend_from_slice(&self.nets_checksum.to_le_bytes());
         b.extend_from_slice(&(self.decisions.len() as u32).to_le_bytes());
         for d in &self.decisions {
@@ -442,7 +601,7 @@ impl DecisionSet {
 
     /// Reads a set from the bytes of its file; the error says what is wrong and where.
     pub fn from_bytes(bytes: &[u8]) -> Result<DecisionSet, String> {
-        if bytes.len() < HEADER + 4 || &bytes[..8] != MAGIC {
+        if bytes.len() < 8 + 4 || &bytes[..8] != MAGIC {
             return Err("not a Cubeful decision set file".into());
         }
         let body = &bytes[..bytes.len() - 4];
@@ -452,14 +611,24 @@ impl DecisionSet {
         }
         let mut r = Reader { bytes: body, at: 8 };
         let version = r.u32()?;
-        if version != FORMAT_VERSION {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(format!(
-                "format version {version}; this program reads version {FORMAT_VERSION}"
+                "format version {version}; this program reads versions 1 to {FORMAT_VERSION}"
             ));
         }
         let seed = r.u64()?;
         let requested = r.u32()?;
-        let reference_plies = r.u8()?;
+        let judge = if version == 1 {
+            Judge::Search { plies: r.u8()? }
+        } else {
+            match (r.u8()?, r.u32()?) {
+                (0, plies @ 1..=3) => Judge::Search { plies: plies as u8 },
+                (1, trials @ 1..) => Judge::Rollout { trials },
+                (kind, value) => {
+                    return Err(format!("unknown judge {kind} with value {value}"));
+                }
+            }
+        };
         let nets_checksum = r.u32()?;
         let count = r.u32()? as usize;
         let mut decisions = Vec::with_capacity(count.min(1 << 20));
@@ -506,7 +675,7 @@ impl DecisionSet {
         Ok(DecisionSet {
             seed,
             requested,
-            reference_plies,
+            judge,
             nets_checksum,
             decisions,
             reference: None,
@@ -531,14 +700,14 @@ impl DecisionSet {
             self.decisions.len(),
             threads,
             || {
-                let reference = self.reference.as_ref().map(|r| Search::new(r.clone()));
+                let scorer = self.reference.as_ref().map(|r| Scorer::new(self.judge, r));
                 (
                     Evaluator::new(nets.clone()),
                     Search::new(nets.clone()),
-                    reference,
+                    scorer,
                 )
             },
-            |(evaluator, search, reference), i| {
+            |(evaluator, search, scorer), i| {
                 let d = &self.decisions[i];
                 let choice = if plies == 0 {
                     evaluator.best_move(&d.position, d.dice).0.position
@@ -552,8 +721,11 @@ impl DecisionSet {
                 if let Some(c) = d.candidates.iter().find(|c| c.after == choice) {
                     return (best - c.equity, true);
                 }
-                let error = match reference {
-                    Some(r) => (best - reference_equity(r, &choice, self.reference_plies)).max(0.0),
+                let error = match scorer {
+                    Some(s) => {
+                        let equity = s.score(&d.position, d.dice, &[choice], self.seed, i)[0];
+                        (best - equity).max(0.0)
+                    }
                     None => best - d.candidates[d.candidates.len() - 1].equity,
                 };
                 (error, false)
@@ -692,15 +864,15 @@ mod tests {
         SetSpec {
             decisions,
             seed,
-            reference_plies: 1,
+            judge: Judge::Search { plies: 1 },
         }
     }
 
     #[test]
     fn the_set_is_deterministic_and_round_trips() {
         let nets = Arc::new(Nets::embedded());
-        let a = DecisionSet::build(&nets, spec(40, 7), 2, &|_| {});
-        let b = DecisionSet::build(&nets, spec(40, 7), 1, &|_| {});
+        let a = DecisionSet::build(&nets, None, spec(40, 7), 2, &|_| {});
+        let b = DecisionSet::build(&nets, None, spec(40, 7), 1, &|_| {});
         assert_eq!(a, b, "the same set whatever the threads");
         assert_eq!(a.decisions.len(), 40);
         let count = |c: NetClass| a.decisions.iter().filter(|d| d.class == c).count();
@@ -722,7 +894,7 @@ mod tests {
                 .iter()
                 .all(|c| legal.iter().any(|m| m.position == c.after)));
         }
-        let other = DecisionSet::build(&nets, spec(40, 8), 1, &|_| {});
+        let other = DecisionSet::build(&nets, None, spec(40, 8), 1, &|_| {});
         assert_ne!(a.decisions, other.decisions, "another seed, another set");
 
         let back = DecisionSet::from_bytes(&a.to_bytes()).unwrap();
@@ -739,7 +911,7 @@ mod tests {
     #[test]
     fn the_reference_nets_lose_nothing_at_the_reference_depth() {
         let nets = Arc::new(Nets::embedded());
-        let set = DecisionSet::build(&nets, spec(30, 3), 2, &|_| {});
+        let set = DecisionSet::build(&nets, None, spec(30, 3), 2, &|_| {});
         let mut evaluator = Evaluator::new(nets.clone());
         let mut covered = 0;
         // A 1-ply choice of the reference nets maximises the same 1-ply scores over the plays the
@@ -796,7 +968,7 @@ mod tests {
     #[test]
     fn a_choice_outside_the_candidates_is_scored_with_the_reference_nets() {
         let nets = Arc::new(Nets::embedded());
-        let mut set = DecisionSet::build(&nets, spec(20, 9), 2, &|_| {});
+        let mut set = DecisionSet::build(&nets, None, spec(20, 9), 2, &|_| {});
         let mut evaluator = Evaluator::new(nets.clone());
         // Remove each decision's 0-ply choice from its candidates (keeping at least one).
         let mut expected = Vec::new();
@@ -830,9 +1002,85 @@ mod tests {
         let mut other = (*nets).clone();
         other.race.trained += 1;
         assert!(matches!(
-            set.attach_reference(Arc::new(other)),
+            set.attach_reference(Arc::new(other), None),
             Err(DecisionSetError::WrongReference { .. })
         ));
+    }
+
+    #[test]
+    fn rollout_judged_sets_score_every_play_on_the_same_dice() {
+        let nets = Arc::new(Nets::embedded());
+        let spec = SetSpec {
+            decisions: 4,
+            seed: 4,
+            judge: Judge::Rollout { trials: 9 },
+        };
+        let a = DecisionSet::build(&nets, None, spec, 2, &|_| {});
+        let b = DecisionSet::build(&nets, None, spec, 1, &|_| {});
+        assert_eq!(a, b, "the same scores whatever the threads");
+        assert_eq!(a.spec(), spec);
+        assert_eq!(
+            DecisionSet::file_name(spec, 0xabcd),
+            "decisions-4-seed4-rollout9-0000abcd.bin"
+        );
+        let searched = DecisionSet::build(
+            &nets,
+            None,
+            SetSpec {
+                judge: Judge::Search { plies: 1 },
+                ..spec
+            },
+            2,
+            &|_| {},
+        );
+        assert_eq!(
+            a.decisions
+                .iter()
+                .map(|d| (d.position, d.dice))
+                .collect::<Vec<_>>(),
+            searched
+                .decisions
+                .iter()
+                .map(|d| (d.position, d.dice))
+                .collect::<Vec<_>>(),
+            "the judge does not change the decisions"
+        );
+        assert_ne!(a.decisions, searched.decisions, "but it changes the scores");
+        // A play rolled out alone scores as it did among the candidates: the same dice.
+        let reference = a.reference.clone().unwrap();
+        let mut scorer = Scorer::new(a.judge, &reference);
+        for (i, d) in a.decisions.iter().enumerate() {
+            let last = d.candidates[d.candidates.len() - 1];
+            let alone = scorer.score(&d.position, d.dice, &[last.after], a.seed, i);
+            assert_eq!(alone, vec![last.equity], "decision {i}");
+        }
+        let back = DecisionSet::from_bytes(&a.to_bytes()).unwrap();
+        assert_eq!(back, a);
+        assert_eq!(back.judge, Judge::Rollout { trials: 9 });
+    }
+
+    #[test]
+    fn version_1_files_are_still_read() {
+        let nets = Arc::new(Nets::embedded());
+        let set = DecisionSet::build(&nets, None, spec(10, 2), 1, &|_| {});
+        let v2 = set.to_bytes();
+        // Version 1: the judge was the search depth alone, one byte.
+        let mut v1 = v2[..8].to_vec();
+        v1.extend_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[12..24]);
+        v1.push(1);
+        v1.extend_from_slice(&v2[29..v2.len() - 4]);
+        let crc = crc32fast::hash(&v1);
+        v1.extend_from_slice(&crc.to_le_bytes());
+        assert_eq!(DecisionSet::from_bytes(&v1).unwrap(), set);
+        let mut v3 = v2.clone();
+        v3[8] = 3;
+        let n = v3.len() - 4;
+        let crc = crc32fast::hash(&v3[..n]);
+        v3[n..].copy_from_slice(&crc.to_le_bytes());
+        assert!(DecisionSet::from_bytes(&v3)
+            .unwrap_err()
+            .contains("format version 3"));
     }
 
     #[test]
@@ -841,10 +1089,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cubeful-decisions-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let (built, fresh) =
-            DecisionSet::load_or_build(&dir, &nets, spec(12, 5), 1, &|_| {}).unwrap();
+            DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), 1, &|_| {}).unwrap();
         assert!(fresh);
         let (read, fresh) =
-            DecisionSet::load_or_build(&dir, &nets, spec(12, 5), 1, &|_| {}).unwrap();
+            DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), 1, &|_| {}).unwrap();
         assert!(!fresh);
         assert_eq!(built, read);
         std::fs::remove_dir_all(&dir).unwrap();
