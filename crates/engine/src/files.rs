@@ -166,7 +166,7 @@ pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
             limit,
         });
     }
-    let mut bytes = Vec::with_capacity(len.min(limit) as usize);
+    let mut bytes = Vec::with_capacity(len as usize);
     // The file may grow between the check and the read: never read past the limit.
     file.take(limit + 1)
         .read_to_end(&mut bytes)

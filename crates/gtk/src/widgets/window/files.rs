@@ -723,7 +723,8 @@ impl CubefulWindow {
         }
         self.imp().files.borrow_mut().last_error = None;
         // The title and the autosave follow the file before the toast, which publishes the
-        // state (`--debug-state`): whoever sees the toast sees everything the save changed.
+        // state (`--debug-state`) and comes last: whoever sees the toast sees everything the
+        // save changed.
         self.files_after_step();
         let name = path
             .file_name()
@@ -733,7 +734,6 @@ impl CubefulWindow {
             Export::Match(MatchFormat::Sgf) => gettext_f("Saved as “{}”.", &[&name]),
             _ => gettext_f("Exported to “{}”.", &[&name]),
         });
-        self.write_debug_state();
         true
     }
 
