@@ -2,7 +2,8 @@
 """Sums tools/vs-gnubg-external.sh's chunks: points per game for Cubeful (actual and luck
 adjusted, with 95% confidence intervals from the games' spread) and both sides' error rates in
 mEMG as GNU Backgammon reports them (checker: error per unforced move; overall: checker and
-cube error per unforced move and close cube decision). Writes DIR/summary.json."""
+cube error per unforced move and close cube decision), and the luck-adjusted figure without the
+games of 16 points or more. Writes DIR/summary.json."""
 import glob
 import json
 import math
@@ -35,6 +36,17 @@ for key in ("result", "luck_adjusted"):
     m, ci = mean_ci([g["cubeful"][key] for g in games])
     summary["cubeful_ppg_" + key] = round(m, 4)
     summary["cubeful_ppg_" + key + "_ci95"] = round(ci, 4)
+# The few games that grow to 16 points or more (beaver wars) swing the mean: the figure without
+# them, and their number and luck-adjusted points, are reported beside it.
+small = [g for g in games if g["points"] < 16]
+big = [g for g in games if g["points"] >= 16]
+if len(small) >= 2:
+    m, ci = mean_ci([g["cubeful"]["luck_adjusted"] for g in small])
+    summary["under_16_points"] = {"games": len(small), "cubeful_ppg_luck_adjusted": round(m, 4),
+                                  "cubeful_ppg_luck_adjusted_ci95": round(ci, 4)}
+summary["16_points_or_more"] = {
+    "games": len(big),
+    "cubeful_luck_adjusted_points": round(sum(g["cubeful"]["luck_adjusted"] for g in big), 2)}
 for side in ("gnubg", "cubeful"):
     tot = lambda k: sum(g[side][k] for g in games)
     unforced, close = tot("unforced"), tot("close_cube")
