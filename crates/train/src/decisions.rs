@@ -88,6 +88,8 @@ const MAX_CANDIDATES: usize = 16;
 const SAMPLE_SHARE: f64 = 0.25;
 /// Chance that a self-play move is one of the five best at random rather than the best.
 const EXPLORE: f64 = 0.15;
+/// Decisions scored between two saves of a checkpoint ([`DecisionSet::build_resuming`]).
+pub const CHECKPOINT_EVERY: usize = 40;
 /// Largest decision file read.
 const MAX_FILE_BYTES: u64 = 1 << 28;
 
@@ -421,21 +423,90 @@ impl DecisionSet {
         progress: &(dyn Fn(usize) + Sync),
     ) -> DecisionSet {
         let sampled = sample_decisions(nets, spec.decisions as usize, spec.seed);
-        let done = AtomicUsize::new(0);
-        let reference = Reference {
-            nets: nets.clone(),
-            bearoff,
-        };
-        let decisions = parallel_map(
-            sampled.len(),
+        let mut set = DecisionSet::empty(nets, bearoff, spec);
+        set.score_more(&sampled, sampled.len(), threads, progress);
+        set
+    }
+
+    /// [`DecisionSet::build`], saving the decisions scored so far to `checkpoint` every
+    /// [`CHECKPOINT_EVERY`] decisions and starting from what it holds, if it exists (it must be
+    /// a checkpoint of the same set). The result is the same as `build`'s, however often the
+    /// work was interrupted; the checkpoint is left in place.
+    pub fn build_resuming(
+        nets: &Arc<Nets>,
+        bearoff: Option<Arc<BearoffDb>>,
+        spec: SetSpec,
+        threads: usize,
+        progress: &(dyn Fn(usize) + Sync),
+        checkpoint: &Path,
+    ) -> Result<DecisionSet, DecisionSetError> {
+        let sampled = sample_decisions(nets, spec.decisions as usize, spec.seed);
+        let mut set = DecisionSet::empty(nets, bearoff, spec);
+        if checkpoint.exists() {
+            let saved = DecisionSet::load(checkpoint)?;
+            let fits = saved.spec() == spec
+                && saved.nets_checksum == set.nets_checksum
+                && saved.decisions.len() <= sampled.len()
+                && saved
+                    .decisions
+                    .iter()
+                    .zip(&sampled)
+                    .all(|(d, s)| (d.position, d.dice, d.class) == *s);
+            if !fits {
+                return Err(DecisionSetError::Format {
+                    path: checkpoint.to_path_buf(),
+                    reason: "a checkpoint of another set (remove it to start over)".into(),
+                });
+            }
+            set.decisions = saved.decisions;
+        }
+        progress(set.decisions.len());
+        while set.decisions.len() < sampled.len() {
+            let upto = (set.decisions.len() + CHECKPOINT_EVERY).min(sampled.len());
+            set.score_more(&sampled, upto, threads, progress);
+            set.save(checkpoint)?;
+        }
+        Ok(set)
+    }
+
+    /// A set of `spec` by `nets` without decisions yet.
+    fn empty(nets: &Arc<Nets>, bearoff: Option<Arc<BearoffDb>>, spec: SetSpec) -> DecisionSet {
+        DecisionSet {
+            seed: spec.seed,
+            requested: spec.decisions,
+            judge: spec.judge,
+            nets_checksum: nets_checksum(nets),
+            decisions: Vec::new(),
+            reference: Some(Reference {
+                nets: nets.clone(),
+                bearoff,
+            }),
+        }
+    }
+
+    /// Scores the sampled decisions after those the set holds, up to index `upto` (steps 2 and
+    /// 3 of the construction), calling `progress` with the number of decisions scored.
+    fn score_more(
+        &mut self,
+        sampled: &[(Position, Dice, NetClass)],
+        upto: usize,
+        threads: usize,
+        progress: &(dyn Fn(usize) + Sync),
+    ) {
+        let reference = self.reference.as_ref().expect("a set being built");
+        let (judge, seed, first) = (self.judge, self.seed, self.decisions.len());
+        let done = AtomicUsize::new(first);
+        let more = parallel_map(
+            upto - first,
             threads,
             || {
                 (
-                    Evaluator::new(nets.clone()),
-                    Scorer::new(spec.judge, &reference),
+                    Evaluator::new(reference.nets.clone()),
+                    Scorer::new(judge, reference),
                 )
             },
-            |(evaluator, scorer), i| {
+            |(evaluator, scorer), k| {
+                let i = first + k;
                 let (position, dice, class) = sampled[i];
                 let ranked = evaluator.rank_moves(&position, dice);
                 let best = ranked[0].1.equity();
@@ -448,7 +519,7 @@ impl DecisionSet {
                     .count();
                 let afters: Vec<Position> =
                     ranked[..kept].iter().map(|(m, _)| m.position).collect();
-                let scores = scorer.score(&position, dice, &afters, spec.seed, i);
+                let scores = scorer.score(&position, dice, &afters, seed, i);
                 let mut candidates: Vec<Candidate> = afters
                     .iter()
                     .zip(scores)
@@ -465,14 +536,7 @@ impl DecisionSet {
                 }
             },
         );
-        DecisionSet {
-            seed: spec.seed,
-            requested: spec.decisions,
-            judge: spec.judge,
-            nets_checksum: nets_checksum(nets),
-            decisions,
-            reference: Some(reference),
-        }
+        self.decisions.extend(more);
     }
 
     /// Attaches the reference nets (checked against the set's checksum) and the bearoff
@@ -512,6 +576,8 @@ impl DecisionSet {
 
     /// The set cached in folder `dir` for `spec` and the reference `nets`; built and saved there
     /// (the folder created if needed) when absent. Returns the set and whether it was built.
+    /// The build saves a checkpoint beside the set's file (`….partial`) as it goes, and starts
+    /// from it when there is one: an interrupted build resumes.
     pub fn load_or_build(
         dir: &Path,
         nets: &Arc<Nets>,
@@ -536,12 +602,16 @@ impl DecisionSet {
             });
             return Ok((set, false));
         }
-        let set = DecisionSet::build(nets, bearoff, spec, threads, progress);
         std::fs::create_dir_all(dir).map_err(|source| DecisionSetError::Folder {
             path: dir.to_path_buf(),
             source,
         })?;
+        let checkpoint = path.with_extension("partial");
+        let set = DecisionSet::build_resuming(nets, bearoff, spec, threads, progress, &checkpoint)?;
         set.save(&path)?;
+        // The set is saved: its checkpoint is no longer needed (if it cannot be removed, the
+        // next build of this set starts from it, which is just as good).
+        let _ = std::fs::remove_file(&checkpoint);
         Ok((set, true))
     }
 
@@ -1084,6 +1154,48 @@ mod tests {
     }
 
     #[test]
+    fn an_interrupted_build_resumes_from_its_checkpoint() {
+        let nets = Arc::new(Nets::embedded());
+        let spec = spec(CHECKPOINT_EVERY as u32 + 12, 6);
+        let whole = DecisionSet::build(&nets, None, spec, 2, &|_| {});
+        let dir = std::env::temp_dir().join(format!("cubeful-resume-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let checkpoint = dir.join("set.partial");
+        // Interrupted after 7 decisions.
+        let mut part = whole.clone();
+        part.decisions.truncate(7);
+        part.save(&checkpoint).unwrap();
+        let seen = AtomicUsize::new(0);
+        let resumed = DecisionSet::build_resuming(
+            &nets,
+            None,
+            spec,
+            1,
+            &|n| {
+                seen.fetch_max(n, Ordering::Relaxed);
+            },
+            &checkpoint,
+        )
+        .unwrap();
+        assert_eq!(resumed, whole);
+        assert_eq!(seen.load(Ordering::Relaxed), whole.decisions.len());
+        assert_eq!(
+            DecisionSet::load(&checkpoint).unwrap(),
+            whole,
+            "saved as it went"
+        );
+        // A checkpoint of another set is refused, not silently mixed in.
+        let other = DecisionSet::build(&nets, None, SetSpec { seed: 7, ..spec }, 1, &|_| {});
+        other.save(&checkpoint).unwrap();
+        let refused = DecisionSet::build_resuming(&nets, None, spec, 1, &|_| {}, &checkpoint);
+        assert!(
+            matches!(refused, Err(DecisionSetError::Format { ref reason, .. }) if reason.contains("another set")),
+            "{refused:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn the_cache_is_written_once_and_then_read() {
         let nets = Arc::new(Nets::embedded());
         let dir = std::env::temp_dir().join(format!("cubeful-decisions-{}", std::process::id()));
@@ -1091,6 +1203,15 @@ mod tests {
         let (built, fresh) =
             DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), 1, &|_| {}).unwrap();
         assert!(fresh);
+        let files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(
+            files,
+            vec![DecisionSet::file_name(spec(12, 5), nets_checksum(&nets))],
+            "the set, and no checkpoint left beside it"
+        );
         let (read, fresh) =
             DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), 1, &|_| {}).unwrap();
         assert!(!fresh);
