@@ -709,6 +709,10 @@ impl DecisionSet {
                 .map_err(|e| format!("decision {i} (byte {offset}): {e}"))?;
             let (a, b) = (r.u8()?, r.u8()?);
             let dice = Dice::new(a, b).map_err(|e| format!("decision {i}: bad roll: {e}"))?;
+            if position.result().is_some() {
+                return Err(format!("decision {i}: the game is over"));
+            }
+            let legal = cubeful_engine::legal_moves(&position, dice);
             let class = r.u8()?;
             let class =
                 class_from_code(class).ok_or_else(|| format!("decision {i}: bad class {class}"))?;
@@ -721,6 +725,11 @@ impl DecisionSet {
                 let after = r
                     .position()
                     .map_err(|e| format!("decision {i} candidate {k}: {e}"))?;
+                if !legal.iter().any(|m| m.position == after) {
+                    return Err(format!(
+                        "decision {i} candidate {k}: not a play of the roll {dice}"
+                    ));
+                }
                 let equity = r.f32()?;
                 if !equity.is_finite() || equity.abs() > 3.0 {
                     return Err(format!(
@@ -976,6 +985,27 @@ mod tests {
             .contains("checksum"));
         let short = &a.to_bytes()[..HEADER + 10];
         assert!(DecisionSet::from_bytes(short).is_err());
+
+        // Well-formed files whose contents cannot be: a candidate that is not a play of the
+        // roll, a decision in a finished game.
+        let recrc = |mut bytes: Vec<u8>| {
+            let n = bytes.len() - 4;
+            let crc = crc32fast::hash(&bytes[..n]);
+            bytes[n..].copy_from_slice(&crc.to_le_bytes());
+            bytes
+        };
+        let mut bytes = a.to_bytes();
+        let first_candidate = HEADER + BOARD + 4;
+        let before: Vec<u8> = bytes[HEADER..HEADER + BOARD].to_vec();
+        bytes[first_candidate..first_candidate + BOARD].copy_from_slice(&before);
+        let err = DecisionSet::from_bytes(&recrc(bytes)).unwrap_err();
+        assert!(err.contains("decision 0 candidate 0: not a play"), "{err}");
+        let finished = Position::from_points(&[], &[(6, 2)]).unwrap();
+        assert!(finished.result().is_some());
+        let mut bytes = a.to_bytes();
+        bytes[HEADER..HEADER + BOARD].copy_from_slice(&finished.board().map(|x| x as u8));
+        let err = DecisionSet::from_bytes(&recrc(bytes)).unwrap_err();
+        assert!(err.contains("decision 0: the game is over"), "{err}");
     }
 
     #[test]
