@@ -356,33 +356,21 @@ impl<'r> Scorer<'r> {
         }
     }
 
-    /// The cubeless equities for the mover of the plays of `dice` in `position` that lead to
-    /// `afters` (legal results of the roll), as decision `index` of a set of seed `seed` scores
-    /// them.
+    /// The cubeless equities for the mover of `plays` (legal plays in `position`), as decision
+    /// `index` of a set of seed `seed` scores them.
     fn score(
         &mut self,
         position: &Position,
-        dice: Dice,
-        afters: &[Position],
+        plays: &[LegalMove],
         seed: u64,
         index: usize,
     ) -> Vec<f32> {
         match self.judge {
-            Judge::Search { plies } => afters
+            Judge::Search { plies } => plays
                 .iter()
-                .map(|after| reference_equity(&mut self.search, after, plies))
+                .map(|m| reference_equity(&mut self.search, &m.position, plies))
                 .collect(),
             Judge::Rollout { trials } => {
-                let legal = cubeful_engine::legal_moves(position, dice);
-                let moves: Vec<LegalMove> = afters
-                    .iter()
-                    .map(|after| {
-                        *legal
-                            .iter()
-                            .find(|m| m.position == *after)
-                            .expect("a legal result of the roll")
-                    })
-                    .collect();
                 let ctx = CubeContext::money(1, Ownership::Centered);
                 let settings = RolloutSettings {
                     variance_reduction: true,
@@ -393,7 +381,7 @@ impl<'r> Scorer<'r> {
                     self.reference.bearoff.clone(),
                     position,
                     &ctx,
-                    Subject::Moves(moves),
+                    Subject::Moves(plays.to_vec()),
                     &settings,
                 )
                 .expect("a game in progress, candidates and trials");
@@ -517,13 +505,15 @@ impl DecisionSet {
                         *k < ALWAYS_KEPT || (*k < MAX_CANDIDATES && best - p.equity() <= WINDOW)
                     })
                     .count();
-                let afters: Vec<Position> =
-                    ranked[..kept].iter().map(|(m, _)| m.position).collect();
-                let scores = scorer.score(&position, dice, &afters, seed, i);
-                let mut candidates: Vec<Candidate> = afters
+                let plays: Vec<LegalMove> = ranked[..kept].iter().map(|(m, _)| *m).collect();
+                let scores = scorer.score(&position, &plays, seed, i);
+                let mut candidates: Vec<Candidate> = plays
                     .iter()
                     .zip(scores)
-                    .map(|(&after, equity)| Candidate { after, equity })
+                    .map(|(m, equity)| Candidate {
+                        after: m.position,
+                        equity,
+                    })
                     .collect();
                 // Stable: among equal scores the better 0-ply play stays first.
                 candidates.sort_by(|a, b| b.equity.total_cmp(&a.equity));
@@ -789,20 +779,17 @@ impl DecisionSet {
             |(evaluator, search, scorer), i| {
                 let d = &self.decisions[i];
                 let choice = if plies == 0 {
-                    evaluator.best_move(&d.position, d.dice).0.position
+                    evaluator.best_move(&d.position, d.dice).0
                 } else {
-                    search
-                        .best_move(&d.position, d.dice, &ctx, &settings)
-                        .mv
-                        .position
+                    search.best_move(&d.position, d.dice, &ctx, &settings).mv
                 };
                 let best = d.candidates[0].equity;
-                if let Some(c) = d.candidates.iter().find(|c| c.after == choice) {
+                if let Some(c) = d.candidates.iter().find(|c| c.after == choice.position) {
                     return (best - c.equity, true);
                 }
                 let error = match scorer {
                     Some(s) => {
-                        let equity = s.score(&d.position, d.dice, &[choice], self.seed, i)[0];
+                        let equity = s.score(&d.position, &[choice], self.seed, i)[0];
                         (best - equity).max(0.0)
                     }
                     None => best - d.candidates[d.candidates.len() - 1].equity,
@@ -1151,7 +1138,11 @@ mod tests {
         let mut scorer = Scorer::new(a.judge, &reference);
         for (i, d) in a.decisions.iter().enumerate() {
             let last = d.candidates[d.candidates.len() - 1];
-            let alone = scorer.score(&d.position, d.dice, &[last.after], a.seed, i);
+            let play = cubeful_engine::legal_moves(&d.position, d.dice)
+                .into_iter()
+                .find(|m| m.position == last.after)
+                .unwrap();
+            let alone = scorer.score(&d.position, &[play], a.seed, i);
             assert_eq!(alone, vec![last.equity], "decision {i}");
         }
         let back = DecisionSet::from_bytes(&a.to_bytes()).unwrap();
