@@ -121,6 +121,15 @@ pub struct LabelArgs {
     /// applies to self-play only.
     #[arg(long, value_enum, default_value_t = Source::SelfPlay)]
     source: Source,
+    /// Label again the positions of the data files of this folder instead of making new ones:
+    /// each file (in name order, at most `--chunks` of them) becomes the file of the same name
+    /// in `--dir`.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "seed"])]
+    from: Option<PathBuf>,
+    /// Choose the plays inside the n-ply search among those the pruning nets keep (faster; the
+    /// nets' folder must hold prune-*.net).
+    #[arg(long, conflicts_with = "rollout")]
+    prune: bool,
     /// Worker threads, 1 to 256 [default: all cores].
     #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
@@ -476,32 +485,54 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     if !args.dir.is_dir() {
         anyhow::bail!("--dir {} is not a folder", args.dir.display());
     }
+    if args.prune && nets.prune.is_none() {
+        anyhow::bail!("--prune: the nets have no pruning nets (prune-*.net)");
+    }
     let bearoff = match args.rollout {
         Some(_) => args.engine.bearoff()?,
         None => None,
     };
-    for chunk in 0..args.chunks {
-        let path = args.dir.join(format!("chunk-{chunk:05}.bin"));
+    // The chunks to write: their names, and where their positions come from.
+    let sources: Vec<(String, Option<PathBuf>)> = match &args.from {
+        Some(from) => dataset::files_in(from)?
+            .into_iter()
+            .take(args.chunks as usize)
+            .map(|file| {
+                let name = file.file_name().expect("a data file has a name");
+                (name.to_string_lossy().into_owned(), Some(file))
+            })
+            .collect(),
+        None => (0..args.chunks)
+            .map(|chunk| (format!("chunk-{chunk:05}.bin"), None))
+            .collect(),
+    };
+    for (chunk, (name, from)) in sources.into_iter().enumerate() {
+        let path = args.dir.join(&name);
         if path.exists() {
             continue;
         }
         let start = Instant::now();
-        let seed = args
-            .seed
-            .wrapping_mul(1_000_003)
-            .wrapping_add(u64::from(chunk));
+        let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(chunk as u64);
         let count = args.chunk_positions as usize;
-        let positions = match args.source {
-            Source::SelfPlay => {
+        let positions = match (&from, args.source) {
+            (Some(file), _) => dataset::load(file)?
+                .into_iter()
+                .map(|example| example.position)
+                .collect(),
+            (None, Source::SelfPlay) => {
                 supervised::sample_positions(&nets, count, seed, args.explore, threads)
             }
-            Source::Races => supervised::random_races(count, seed),
-            Source::HoldingGames => supervised::random_holding_games(count, seed),
+            (None, Source::Races) => supervised::random_races(count, seed),
+            (None, Source::HoldingGames) => supervised::random_holding_games(count, seed),
         };
         let (examples, how) = match args.rollout {
             None => (
-                supervised::deep_targets(&nets, &positions, args.plies, threads),
-                format!("at {}-ply", args.plies),
+                supervised::deep_targets(&nets, &positions, args.plies, args.prune, threads),
+                format!(
+                    "at {}-ply{}",
+                    args.plies,
+                    if args.prune { ", pruned" } else { "" }
+                ),
             ),
             Some(trials) => {
                 let config = rollout_labels::RolloutLabelConfig {

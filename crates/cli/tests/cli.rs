@@ -307,6 +307,79 @@ fn duel_with_lookahead_players() {
 }
 
 #[test]
+fn train_label_from_labels_the_same_positions_again() {
+    let dir = std::env::temp_dir().join(format!("cubeful-relabel-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (first, second) = (dir.join("first"), dir.join("second"));
+    std::fs::create_dir_all(&first).unwrap();
+    std::fs::create_dir_all(&second).unwrap();
+    let label = |extra: &[&str]| {
+        let mut args = vec!["train", "label", "--chunks", "1", "--threads", "1"];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    label(&[
+        "--dir",
+        first.to_str().unwrap(),
+        "--chunk-positions",
+        "5",
+        "--plies",
+        "1",
+    ]);
+    let text = label(&[
+        "--from",
+        first.to_str().unwrap(),
+        "--dir",
+        second.to_str().unwrap(),
+        "--plies",
+        "2",
+        "--prune",
+    ]);
+    assert!(text.contains("(5 positions at 2-ply, pruned)"), "{text}");
+    // Data files: an 8-byte magic, a u64 count, then per example 26 bytes of position and five
+    // f32 chances.
+    let a = std::fs::read(first.join("chunk-00000.bin")).unwrap();
+    let b = std::fs::read(second.join("chunk-00000.bin")).unwrap();
+    assert_eq!(a.len(), b.len());
+    let records = |bytes: &[u8]| -> Vec<Vec<u8>> {
+        bytes[16..bytes.len() - 4]
+            .chunks(46)
+            .map(<[u8]>::to_vec)
+            .collect()
+    };
+    let (ra, rb) = (records(&a), records(&b));
+    assert_eq!(ra.len(), 5);
+    for (x, y) in ra.iter().zip(&rb) {
+        assert_eq!(x[..26], y[..26], "the same positions, in the same order");
+    }
+    assert!(
+        ra.iter().zip(&rb).any(|(x, y)| x[26..] != y[26..]),
+        "2-ply targets differ from 1-ply ones somewhere"
+    );
+    // Written chunks are skipped: a second run writes nothing.
+    let again = label(&[
+        "--from",
+        first.to_str().unwrap(),
+        "--dir",
+        second.to_str().unwrap(),
+    ]);
+    assert!(!again.contains("positions at"), "{again}");
+    let d = second.to_str().unwrap();
+    let f = first.to_str().unwrap();
+    assert_refused(
+        &["train", "label", "--dir", d, "--from", f, "--seed", "3"],
+        "--seed",
+    );
+    assert_refused(
+        &["train", "label", "--dir", d, "--prune", "--rollout", "9"],
+        "--prune",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_label_with_rollouts_keeps_the_misjudged_positions() {
     let dir = std::env::temp_dir().join(format!("cubeful-label-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

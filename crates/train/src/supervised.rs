@@ -264,11 +264,13 @@ pub fn one_ply_targets(nets: &Arc<Nets>, positions: &[Position], threads: usize)
 
 /// Cubeless `plies`-ply targets for `positions` (finished games are skipped): the chances
 /// [`Search::evaluate`](cubeful_engine::search::Search::evaluate) gives with the cube ignored, the
-/// best play of each roll inside the search chosen at 0-ply.
+/// best play of each roll inside the search chosen at 0-ply (among the plays the pruning nets
+/// keep, with `prune`).
 pub fn deep_targets(
     nets: &Arc<Nets>,
     positions: &[Position],
     plies: u8,
+    prune: bool,
     threads: usize,
 ) -> Vec<Example> {
     use cubeful_engine::cube::{CubeContext, Ownership};
@@ -280,7 +282,7 @@ pub fn deep_targets(
         deterministic: true,
         filter: FilterPreset::Normal,
         reduced: false,
-        prune: false,
+        prune,
     };
     let ctx = CubeContext::money(1, Ownership::Centered);
     let searches: Mutex<Vec<Search>> = Mutex::new(Vec::new());
