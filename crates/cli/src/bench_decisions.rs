@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::Nets;
@@ -31,7 +31,7 @@ pub struct Args {
     /// Nets whose choices are measured (default: the embedded nets).
     #[command(flatten)]
     nets: crate::nets::NetsArg,
-    /// Lookahead of the measured choices.
+    /// Lookahead of the measured choices (and of `--against`'s).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
     plies: u8,
     /// Decisions in the set.
@@ -68,6 +68,16 @@ pub struct Args {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// Print the set's decisions instead of measuring anything, one per line: its number, the
+    /// position ID (player on roll), the roll and the class; for having another program choose
+    /// (`--choices`).
+    #[arg(long, conflicts_with_all = ["nets", "plies", "against", "json", "choices"])]
+    list: bool,
+    /// Measure the plays in this file instead of the nets' choices: one line per decision, its
+    /// number and the play (`17 8/5 6/5`, any notation `hint` prints or `move` reads), as another
+    /// program chose them.
+    #[arg(long, value_name = "FILE", conflicts_with = "nets")]
+    choices: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -193,9 +203,30 @@ pub fn run(args: &Args) -> Result<()> {
         Judge::Search { .. } => None,
     };
     let (set, path) = load_set(&args.cache, &reference, bearoff, spec, threads)?;
-    let nets = args.nets.load()?;
+    if args.list {
+        println!("# decision\tposition ID\troll\tclass");
+        for (i, d) in set.decisions.iter().enumerate() {
+            println!(
+                "{i}\t{}\t{}\t{}",
+                cubeful_engine::position_id::encode(&d.position),
+                d.dice,
+                d.class.name()
+            );
+        }
+        return Ok(());
+    }
     let started = Instant::now();
-    let errors = set.errors(&nets, args.plies, threads);
+    let errors = match &args.choices {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            let choices = set
+                .parse_choices(&text)
+                .with_context(|| format!("choices {}", file.display()))?;
+            set.errors_of_choices(&choices, threads)
+        }
+        None => set.errors(&args.nets.load()?, args.plies, threads),
+    };
     let score = set.summarise(&errors, args.plies);
     let against = match &args.against {
         None => None,
@@ -233,9 +264,12 @@ pub fn run(args: &Args) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
+    let choices = match &args.choices {
+        Some(_) => "the file's choices".to_string(),
+        None => format!("{}-ply choices", args.plies),
+    };
     println!(
-        "decisions: {}-ply choices against {}, {} decisions ({}), {:.1} s; mean error per decision in thousandths of a point (mppd) ± its standard error",
-        args.plies,
+        "decisions: {choices} against {}, {} decisions ({}), {:.1} s; mean error per decision in thousandths of a point (mppd) ± its standard error",
         set.judge,
         set.decisions.len(),
         report.set,
@@ -251,19 +285,18 @@ pub fn run(args: &Args) -> Result<()> {
             println!("{}", line(name, s));
         }
     };
-    let name = |n: &crate::nets::NetsArg| {
-        n.nets
-            .as_ref()
-            .map_or("embedded nets".to_string(), |d| d.display().to_string())
+    let measured = match (&args.choices, &args.nets.nets) {
+        (Some(file), _) => format!("choices in {}", file.display()),
+        (None, Some(dir)) => dir.display().to_string(),
+        (None, None) => "embedded nets".to_string(),
     };
     if let Some(against) = &report.against {
-        println!("{}:", name(&args.nets));
+        println!("{measured}:");
         table(&score);
         println!("{}:", against.nets);
         table(&against.score);
         println!(
-            "difference per decision, {} minus {}, paired (95% CI):",
-            name(&args.nets),
+            "difference per decision, {measured} minus {}, paired (95% CI):",
             against.nets
         );
         let d = &against.difference;

@@ -307,6 +307,73 @@ fn duel_with_lookahead_players() {
 }
 
 #[test]
+fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
+    let dir = std::env::temp_dir().join(format!("cubeful-bench-choices-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.to_str().unwrap();
+    let set = [
+        "bench",
+        "decisions",
+        "--positions",
+        "10",
+        "--reference-plies",
+        "1",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = set.to_vec();
+        args.extend_from_slice(&["--cache", cache]);
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let args = with(&["--list"]);
+    let listing = stdout(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let rows: Vec<Vec<&str>> = listing
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(rows.len(), 10, "{listing}");
+    // Each decision played as `hint` would at 0-ply, written to a file of choices.
+    let mut choices = String::new();
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row[0], i.to_string());
+        assert!(["contact", "crashed", "race"].contains(&row[3]), "{row:?}");
+        let text = stdout(&[
+            "hint",
+            row[1],
+            "--dice",
+            row[2],
+            "--plies",
+            "0",
+            "--json",
+            "--no-bearoff",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        choices.push_str(&format!(
+            "{i} {}\n",
+            v["moves"][0]["move"].as_str().unwrap()
+        ));
+    }
+    let file = dir.join("choices.txt");
+    std::fs::write(&file, &choices).unwrap();
+    let args = with(&["--choices", file.to_str().unwrap(), "--json"]);
+    let text = stdout(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    assert_eq!(v["overall"]["decisions"], 10, "{text}");
+    assert!(v["overall"]["mean_error_millipoints"].as_f64().unwrap() >= 0.0);
+    // A file with an illegal play: refused, naming the line.
+    std::fs::write(&file, "0 25/1\n").unwrap();
+    let args = with(&["--choices", file.to_str().unwrap()]);
+    let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("line 1: decision 0 (roll "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_label_from_labels_the_same_positions_again() {
     let dir = std::env::temp_dir().join(format!("cubeful-relabel-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -201,6 +201,15 @@ pub enum DecisionSetError {
     WrongReference { expected: u32, found: u32 },
 }
 
+/// A file of choices ([`DecisionSet::parse_choices`]) that cannot be measured.
+#[derive(Debug, Error, PartialEq)]
+pub enum ChoicesError {
+    #[error("line {line}: {reason}")]
+    Line { line: usize, reason: String },
+    #[error("no choice for decision {index}")]
+    Missing { index: usize },
+}
+
 /// The figures of one class (or of all decisions).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct ClassScore {
@@ -783,20 +792,83 @@ impl DecisionSet {
                 } else {
                     search.best_move(&d.position, d.dice, &ctx, &settings).mv
                 };
-                let best = d.candidates[0].equity;
-                if let Some(c) = d.candidates.iter().find(|c| c.after == choice.position) {
-                    return (best - c.equity, true);
-                }
-                let error = match scorer {
-                    Some(s) => {
-                        let equity = s.score(&d.position, &[choice], self.seed, i)[0];
-                        (best - equity).max(0.0)
-                    }
-                    None => best - d.candidates[d.candidates.len() - 1].equity,
-                };
-                (error, false)
+                self.error_of(i, &choice, scorer.as_mut())
             },
         )
+    }
+
+    /// Per decision, the error of `choices` made elsewhere (another program's, say): choice
+    /// *i* is a legal play of decision *i*, and the figures are those of [`DecisionSet::errors`].
+    pub fn errors_of_choices(&self, choices: &[LegalMove], threads: usize) -> Vec<(f32, bool)> {
+        assert_eq!(
+            choices.len(),
+            self.decisions.len(),
+            "one choice per decision"
+        );
+        parallel_map(
+            self.decisions.len(),
+            threads,
+            || self.reference.as_ref().map(|r| Scorer::new(self.judge, r)),
+            |scorer, i| self.error_of(i, &choices[i], scorer.as_mut()),
+        )
+    }
+
+    /// Reads choices made elsewhere: one line per decision, its index (from 0), blanks, and the
+    /// play in any notation [`parse_move`](cubeful_engine::notation::parse_move) reads
+    /// (`8/5 6/5`); blank lines and lines starting with `#` are skipped. Every decision needs
+    /// exactly one legal play.
+    pub fn parse_choices(&self, text: &str) -> Result<Vec<LegalMove>, ChoicesError> {
+        let mut choices: Vec<Option<LegalMove>> = vec![None; self.decisions.len()];
+        for (n, line) in text.lines().enumerate() {
+            let error = |reason: String| ChoicesError::Line {
+                line: n + 1,
+                reason,
+            };
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (index, play) = line
+                .split_once(|c: char| c.is_ascii_whitespace())
+                .unwrap_or((line, ""));
+            let index: usize = index
+                .parse()
+                .map_err(|_| error(format!("{index:?} is not a decision number")))?;
+            let Some(d) = self.decisions.get(index) else {
+                return Err(error(format!(
+                    "there is no decision {index} (the set has {})",
+                    self.decisions.len()
+                )));
+            };
+            if choices[index].is_some() {
+                return Err(error(format!("a second choice for decision {index}")));
+            }
+            let play = cubeful_engine::notation::parse_move(&d.position, d.dice, play.trim())
+                .map_err(|e| error(format!("decision {index} (roll {}): {e}", d.dice)))?;
+            choices[index] = Some(play);
+        }
+        choices
+            .into_iter()
+            .enumerate()
+            .map(|(index, c)| c.ok_or(ChoicesError::Missing { index }))
+            .collect()
+    }
+
+    /// The error of `choice` in decision `i` and whether it is among the candidates.
+    fn error_of(&self, i: usize, choice: &LegalMove, scorer: Option<&mut Scorer>) -> (f32, bool) {
+        let d = &self.decisions[i];
+        let best = d.candidates[0].equity;
+        if let Some(c) = d.candidates.iter().find(|c| c.after == choice.position) {
+            return (best - c.equity, true);
+        }
+        let error = match scorer {
+            Some(s) => {
+                let equity = s.score(&d.position, std::slice::from_ref(choice), self.seed, i)[0];
+                (best - equity).max(0.0)
+            }
+            None => best - d.candidates[d.candidates.len() - 1].equity,
+        };
+        (error, false)
     }
 
     /// The benchmark figures of `nets` choosing at `plies`.
@@ -1050,6 +1122,43 @@ mod tests {
         );
         assert_eq!(set.paired_difference(&errors, &errors, None), (0.0, 0.0));
         assert!(all.best_play_share > 0.3 && all.best_play_share < 1.0);
+    }
+
+    #[test]
+    fn choices_made_elsewhere_measure_as_the_nets_own() {
+        let nets = Arc::new(Nets::embedded());
+        let set = DecisionSet::build(&nets, None, spec(12, 4), 2, &|_| {});
+        let mut evaluator = Evaluator::new(nets.clone());
+        // The nets' 0-ply choices, written out in notation in reverse order with a comment and
+        // a blank line, are read back as the same plays and measure the same.
+        let mut text = String::from("# decision play\n\n");
+        for (i, d) in set.decisions.iter().enumerate().rev() {
+            let choice = evaluator.best_move(&d.position, d.dice).0;
+            let play = cubeful_engine::notation::format_move(&d.position, &choice.mv);
+            text.push_str(&format!("{i}\t{play}\n"));
+        }
+        let choices = set.parse_choices(&text).unwrap();
+        assert_eq!(set.errors_of_choices(&choices, 2), set.errors(&nets, 0, 1));
+        // Which line is wrong, and why.
+        let line = |text: &str| match set.parse_choices(text) {
+            Err(ChoicesError::Line { line, reason }) => (line, reason),
+            other => panic!("{other:?}"),
+        };
+        let first = text.lines().nth(2).unwrap();
+        let (n, reason) = line(&format!("{first}\n{first}\n"));
+        assert_eq!(n, 2);
+        assert!(reason.contains("second choice"), "{reason}");
+        let (n, reason) = line("\n12 8/5 6/5\n");
+        assert_eq!(n, 2);
+        assert!(reason.contains("no decision 12"), "{reason}");
+        assert!(line("x 8/5").1.contains("not a decision number"));
+        let (n, reason) = line("0 25/1\n");
+        assert_eq!(n, 1);
+        assert!(reason.starts_with("decision 0 (roll "), "{reason}");
+        assert_eq!(
+            set.parse_choices(first),
+            Err(ChoicesError::Missing { index: 0 })
+        );
     }
 
     #[test]
