@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
+use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::Nets;
 use cubeful_train::adam::AdamParams;
 use cubeful_train::backprop::Loss;
@@ -121,10 +122,14 @@ pub struct LabelArgs {
     /// applies to self-play only.
     #[arg(long, value_enum, default_value_t = Source::SelfPlay)]
     source: Source,
+    /// With self-play: keep only the positions that this net judges (more games are played to
+    /// make up the chunk).
+    #[arg(long, value_enum)]
+    class: Option<ClassArg>,
     /// Label again the positions of the data files of this folder instead of making new ones:
     /// each file (in name order, at most `--chunks` of them) becomes the file of the same name
     /// in `--dir`.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "seed"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "seed", "class"])]
     from: Option<PathBuf>,
     /// Choose the plays inside the n-ply search among those the pruning nets keep (faster; the
     /// nets' folder must hold prune-*.net).
@@ -133,6 +138,24 @@ pub struct LabelArgs {
     /// Worker threads, 1 to 256 [default: all cores].
     #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
+}
+
+/// A net class, for `train label --class`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ClassArg {
+    Contact,
+    Crashed,
+    Race,
+}
+
+impl From<ClassArg> for NetClass {
+    fn from(class: ClassArg) -> NetClass {
+        match class {
+            ClassArg::Contact => NetClass::Contact,
+            ClassArg::Crashed => NetClass::Crashed,
+            ClassArg::Race => NetClass::Race,
+        }
+    }
 }
 
 /// The positions `train label` labels.
@@ -485,6 +508,9 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     if !args.dir.is_dir() {
         anyhow::bail!("--dir {} is not a folder", args.dir.display());
     }
+    if args.class.is_some() && args.source != Source::SelfPlay {
+        anyhow::bail!("--class picks among self-play positions (--source self-play) only");
+    }
     if args.prune && nets.prune.is_none() {
         anyhow::bail!("--prune: the nets have no pruning nets (prune-*.net)");
     }
@@ -519,9 +545,17 @@ fn run_label(args: &LabelArgs) -> Result<()> {
                 .into_iter()
                 .map(|example| example.position)
                 .collect(),
-            (None, Source::SelfPlay) => {
-                supervised::sample_positions(&nets, count, seed, args.explore, threads)
-            }
+            (None, Source::SelfPlay) => match args.class {
+                None => supervised::sample_positions(&nets, count, seed, args.explore, threads),
+                Some(class) => supervised::sample_positions_of_class(
+                    &nets,
+                    count,
+                    seed,
+                    args.explore,
+                    class.into(),
+                    threads,
+                ),
+            },
             (None, Source::Races) => supervised::random_races(count, seed),
             (None, Source::HoldingGames) => supervised::random_holding_games(count, seed),
         };

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use cubeful_engine::eval::class::classify;
 use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
+use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
 use cubeful_engine::{Dice, Position};
 use rand::seq::SliceRandom;
@@ -71,6 +72,34 @@ pub fn sample_positions(
     let mut all: Vec<Position> = per_game.into_iter().flatten().collect();
     all.truncate(count);
     all
+}
+
+/// `count` positions of one net class from self-play games of `nets` (as [`sample_positions`]
+/// plays them, batch after batch of games with seeds made from `seed`, keeping the positions of
+/// `class`); fewer only if 2,000 batches of 20,000 positions hold too few. Deterministic for a
+/// seed.
+pub fn sample_positions_of_class(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    class: NetClass,
+    threads: usize,
+) -> Vec<Position> {
+    let mut out = Vec::new();
+    for batch in 0..2_000u64 {
+        if out.len() >= count {
+            break;
+        }
+        let batch_seed = seed ^ (batch + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        out.extend(
+            sample_positions(nets, 20_000, batch_seed, explore, threads)
+                .into_iter()
+                .filter(|p| net_class(classify(p)) == Some(class)),
+        );
+    }
+    out.truncate(count);
+    out
 }
 
 /// `count` race positions made up rather than played: each side's checkers (1 to 15 of them,
@@ -403,6 +432,23 @@ pub fn train(
 mod tests {
     use super::*;
     use cubeful_engine::Side;
+
+    #[test]
+    fn positions_of_one_class_are_of_that_class() {
+        let nets = Arc::new(Nets::embedded());
+        for class in NetClass::ALL {
+            let positions = sample_positions_of_class(&nets, 150, 8, 0.1, class, 2);
+            assert_eq!(positions.len(), 150, "{class:?}");
+            assert!(positions
+                .iter()
+                .all(|p| net_class(classify(p)) == Some(class)));
+            assert_eq!(
+                positions,
+                sample_positions_of_class(&nets, 150, 8, 0.1, class, 1),
+                "deterministic whatever the threads"
+            );
+        }
+    }
 
     #[test]
     fn one_ply_is_consistent_and_training_fits_it() {
