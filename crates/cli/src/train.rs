@@ -116,14 +116,16 @@ pub struct LabelArgs {
     /// Chance of playing one of the five best moves at random instead of the best (0 to 1).
     #[arg(long, default_value_t = 0.1, value_parser = crate::options::probability)]
     explore: f64,
-    /// Where the positions come from: self-play of the nets, races made up with checkers
-    /// stacked on few points (`races`), or made-up positions with checkers back in the other
-    /// side's home board against a side bearing in or off (`holding-games`); `--explore`
-    /// applies to self-play only.
+    /// Where the positions come from: self-play of the nets; the positions after the five best
+    /// plays (0-ply) of a random roll in self-play positions (`candidates`: what a choice weighs,
+    /// the rejected plays included); races made up with checkers stacked on few points
+    /// (`races`); or made-up positions with checkers back in the other side's home board
+    /// against a side bearing in or off (`holding-games`). `--explore` and `--class` apply to
+    /// self-play and candidates only.
     #[arg(long, value_enum, default_value_t = Source::SelfPlay)]
     source: Source,
     /// With self-play: keep only the positions that this net judges (more games are played to
-    /// make up the chunk).
+    /// make up the chunk); with candidates: the positions whose plays are taken.
     #[arg(long, value_enum)]
     class: Option<ClassArg>,
     /// Label again the positions of the data files of this folder instead of making new ones:
@@ -139,6 +141,9 @@ pub struct LabelArgs {
     #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
 }
+
+/// How many of a roll's best plays `train label --source candidates` takes.
+const CANDIDATES_PER_ROLL: usize = 5;
 
 /// A net class, for `train label --class`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -162,6 +167,7 @@ impl From<ClassArg> for NetClass {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum Source {
     SelfPlay,
+    Candidates,
     Races,
     HoldingGames,
 }
@@ -508,8 +514,10 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     if !args.dir.is_dir() {
         anyhow::bail!("--dir {} is not a folder", args.dir.display());
     }
-    if args.class.is_some() && args.source != Source::SelfPlay {
-        anyhow::bail!("--class picks among self-play positions (--source self-play) only");
+    if args.class.is_some() && !matches!(args.source, Source::SelfPlay | Source::Candidates) {
+        anyhow::bail!(
+            "--class picks among self-play positions (--source self-play or candidates) only"
+        );
     }
     if args.prune && nets.prune.is_none() {
         anyhow::bail!("--prune: the nets have no pruning nets (prune-*.net)");
@@ -556,6 +564,15 @@ fn run_label(args: &LabelArgs) -> Result<()> {
                     threads,
                 ),
             },
+            (None, Source::Candidates) => supervised::candidate_positions(
+                &nets,
+                count,
+                seed,
+                args.explore,
+                args.class.map(NetClass::from),
+                CANDIDATES_PER_ROLL,
+                threads,
+            ),
             (None, Source::Races) => supervised::random_races(count, seed),
             (None, Source::HoldingGames) => supervised::random_holding_games(count, seed),
         };

@@ -480,7 +480,7 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
         text
     };
     // Threshold 0: every position probed is rolled out and kept.
-    for source in ["self-play", "races", "holding-games"] {
+    for source in ["self-play", "candidates", "races", "holding-games"] {
         let all = label("0", source);
         assert!(
             all.contains("(6 positions rolled out, of 6 probed"),

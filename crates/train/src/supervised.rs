@@ -102,6 +102,60 @@ pub fn sample_positions_of_class(
     out
 }
 
+/// `count` positions that a choice weighs against each other: for positions from
+/// self-play (as [`sample_positions`] plays them, of `class` only if given), a random roll, and
+/// the positions after its `top` best plays at 0-ply (distinct, games not over), from the
+/// opponent on roll (more positions are drawn until there are `count`). Self-play alone holds
+/// only the plays chosen; the nets must also judge the ones a close choice rejects.
+/// Deterministic for a seed.
+pub fn candidate_positions(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    class: Option<NetClass>,
+    top: usize,
+    threads: usize,
+) -> Vec<Position> {
+    let mut all = Vec::new();
+    // Some rolls have fewer than `top` plays, some lead to the end: top up batch by batch.
+    for batch in 0..1_000u64 {
+        if all.len() >= count {
+            break;
+        }
+        let batch_seed = seed ^ batch.wrapping_mul(0xA076_1D64_78BD_642F);
+        let bases = (count - all.len()) / top.max(1) + 1;
+        let base = match class {
+            None => sample_positions(nets, bases, batch_seed, explore, threads),
+            Some(class) => {
+                sample_positions_of_class(nets, bases, batch_seed, explore, class, threads)
+            }
+        };
+        let per_base = parallel_map(
+            base.len(),
+            threads,
+            || Evaluator::new(nets.clone()),
+            |evaluator, i| {
+                let mut rng = ChaCha8Rng::seed_from_u64(
+                    batch_seed ^ 0xCA4D_1DA7 ^ (i as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                );
+                let dice = crate::roll(&mut rng, false);
+                evaluator
+                    .rank_moves(&base[i], dice)
+                    .into_iter()
+                    .take(top)
+                    .map(|(m, _)| m.position)
+                    .filter(|after| after.result().is_none())
+                    .map(|after| after.swap())
+                    .collect::<Vec<_>>()
+            },
+        );
+        all.extend(per_base.into_iter().flatten());
+    }
+    all.truncate(count);
+    all
+}
+
 /// `count` race positions made up rather than played: each side's checkers (1 to 15 of them,
 /// all 15 more often than not) spread over its own points 1 to a farthest point of 3 to 18, the
 /// two farthest points together at most 24 so that no checker has to pass another. Each point
@@ -448,6 +502,39 @@ mod tests {
                 "deterministic whatever the threads"
             );
         }
+    }
+
+    #[test]
+    fn candidate_positions_are_the_results_of_the_best_plays() {
+        let nets = Arc::new(Nets::embedded());
+        let positions = candidate_positions(&nets, 100, 3, 0.1, None, 5, 2);
+        assert_eq!(positions.len(), 100);
+        assert_eq!(
+            positions,
+            candidate_positions(&nets, 100, 3, 0.1, None, 5, 1),
+            "deterministic whatever the threads"
+        );
+        // The first base position's roll gives the first candidates, best first, each from the
+        // opponent on roll.
+        let base = sample_positions(&nets, 21, 3, 0.1, 1)[0]; // batch 0: seed 3 itself
+        let mut rng = ChaCha8Rng::seed_from_u64(3 ^ 0xCA4D_1DA7 ^ 0x9E37_79B9_7F4A_7C15);
+        let dice = crate::roll(&mut rng, false);
+        let mut evaluator = Evaluator::new(nets.clone());
+        let ranked = evaluator.rank_moves(&base, dice);
+        let firsts: Vec<Position> = ranked
+            .iter()
+            .take(5)
+            .map(|(m, _)| m.position.swap())
+            .collect();
+        assert_eq!(positions[..firsts.len()], firsts[..]);
+        // Of one class: the bases are, the candidates mostly stay.
+        let crashed = candidate_positions(&nets, 50, 3, 0.1, Some(NetClass::Crashed), 5, 2);
+        assert_eq!(crashed.len(), 50);
+        let still = crashed
+            .iter()
+            .filter(|p| net_class(classify(p)) == Some(NetClass::Crashed))
+            .count();
+        assert!(still >= 25, "{still}");
     }
 
     #[test]
