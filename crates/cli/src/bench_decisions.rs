@@ -78,6 +78,11 @@ pub struct Args {
     /// program chose them.
     #[arg(long, value_name = "FILE", conflicts_with = "nets")]
     choices: Option<PathBuf>,
+    /// Also write every decision's error to this file (tab-separated: number, position ID,
+    /// roll, class, error in thousandths of a point, and with `--against` the other nets' error),
+    /// to see where the points go.
+    #[arg(long, value_name = "FILE")]
+    errors: Option<PathBuf>,
 }
 
 #[derive(Serialize)]
@@ -175,6 +180,35 @@ fn line(name: &str, s: &ClassScore) -> String {
     )
 }
 
+/// Writes the per-decision errors of `--errors` (atomically).
+fn write_errors(
+    file: &Path,
+    set: &DecisionSet,
+    errors: &[(f32, bool)],
+    other: Option<&[(f32, bool)]>,
+) -> Result<()> {
+    let mut text = String::from("# decision\tposition ID\troll\tclass\terror (mppd)");
+    if other.is_some() {
+        text.push_str("\tagainst (mppd)");
+    }
+    text.push('\n');
+    for (i, d) in set.decisions.iter().enumerate() {
+        text.push_str(&format!(
+            "{i}\t{}\t{}\t{}\t{:.2}",
+            cubeful_engine::position_id::encode(&d.position),
+            d.dice,
+            d.class.name(),
+            1000.0 * errors[i].0
+        ));
+        if let Some(other) = other {
+            text.push_str(&format!("\t{:.2}", 1000.0 * other[i].0));
+        }
+        text.push('\n');
+    }
+    cubeful_engine::files::write_atomically(file, text.as_bytes())
+        .with_context(|| format!("cannot write {}", file.display()))
+}
+
 pub fn run(args: &Args) -> Result<()> {
     let threads = args.threads as usize;
     let reference = Arc::new(match &args.reference_nets {
@@ -228,13 +262,14 @@ pub fn run(args: &Args) -> Result<()> {
         None => set.errors(&args.nets.load()?, args.plies, threads),
     };
     let score = set.summarise(&errors, args.plies);
-    let against = match &args.against {
+    let other_errors = match &args.against {
         None => None,
-        Some(dir) => {
-            let other = Arc::new(Nets::load_dir(dir)?);
-            let other_errors = set.errors(&other, args.plies, threads);
+        Some(dir) => Some(set.errors(&Arc::new(Nets::load_dir(dir)?), args.plies, threads)),
+    };
+    let against = match (&args.against, &other_errors) {
+        (Some(dir), Some(other_errors)) => {
             let diff = |class| {
-                let (m, se) = set.paired_difference(&errors, &other_errors, class);
+                let (m, se) = set.paired_difference(&errors, other_errors, class);
                 Difference {
                     millipoints: m,
                     ci95: 1.96 * se,
@@ -242,7 +277,7 @@ pub fn run(args: &Args) -> Result<()> {
             };
             Some(Against {
                 nets: dir.display().to_string(),
-                score: set.summarise(&other_errors, args.plies),
+                score: set.summarise(other_errors, args.plies),
                 difference: Differences {
                     contact: diff(Some(NetClass::Contact)),
                     crashed: diff(Some(NetClass::Crashed)),
@@ -251,7 +286,11 @@ pub fn run(args: &Args) -> Result<()> {
                 },
             })
         }
+        _ => None,
     };
+    if let Some(file) = &args.errors {
+        write_errors(file, &set, &errors, other_errors.as_deref())?;
+    }
     let report = Report {
         set: path.display().to_string(),
         decisions: set.decisions.len(),

@@ -357,11 +357,34 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
     }
     let file = dir.join("choices.txt");
     std::fs::write(&file, &choices).unwrap();
-    let args = with(&["--choices", file.to_str().unwrap(), "--json"]);
+    let per_decision = dir.join("errors.tsv");
+    let args = with(&[
+        "--choices",
+        file.to_str().unwrap(),
+        "--json",
+        "--against",
+        "../../data/nets",
+        "--errors",
+        per_decision.to_str().unwrap(),
+    ]);
     let text = stdout(&args.iter().map(String::as_str).collect::<Vec<_>>());
     let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(v["overall"]["decisions"], 10, "{text}");
-    assert!(v["overall"]["mean_error_millipoints"].as_f64().unwrap() >= 0.0);
+    let mean = v["overall"]["mean_error_millipoints"].as_f64().unwrap();
+    assert!(mean >= 0.0);
+    // Every decision's error, whose mean is the figure reported.
+    let rows = std::fs::read_to_string(&per_decision).unwrap();
+    let errors: Vec<f64> = rows
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').nth(4).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(errors.len(), 10, "{rows}");
+    assert!(
+        (errors.iter().sum::<f64>() / 10.0 - mean).abs() < 0.01,
+        "{rows}"
+    );
+    assert_eq!(rows.lines().nth(1).unwrap().split('\t').count(), 6);
     // A file with an illegal play: refused, naming the line.
     std::fs::write(&file, "0 25/1\n").unwrap();
     let args = with(&["--choices", file.to_str().unwrap()]);
