@@ -131,7 +131,7 @@ pub struct LabelArgs {
     /// Label again the positions of the data files of this folder instead of making new ones:
     /// each file (in name order, at most `--chunks` of them) becomes the file of the same name
     /// in `--dir`.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "seed", "class"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class"])]
     from: Option<PathBuf>,
     /// Choose the plays inside the n-ply search among those the pruning nets keep (faster; the
     /// nets' folder must hold prune-*.net).

@@ -459,8 +459,17 @@ fn train_label_from_labels_the_same_positions_again() {
     let d = second.to_str().unwrap();
     let f = first.to_str().unwrap();
     assert_refused(
-        &["train", "label", "--dir", d, "--from", f, "--seed", "3"],
-        "--seed",
+        &[
+            "train",
+            "label",
+            "--dir",
+            d,
+            "--from",
+            f,
+            "--explore",
+            "0.5",
+        ],
+        "--explore",
     );
     assert_refused(
         &["train", "label", "--dir", d, "--prune", "--rollout", "9"],
