@@ -1,20 +1,25 @@
 #!/bin/bash
-# Round adam9 (docs/TRAINING.md): adam8's recipe with the 2-ply labels of label2p replaced by
-# adam6's (chunks not yet relabelled keep sup3's), plus crashed and candidate positions labelled
-# by adam6's pruned 2-ply. Usage: training/adam9.sh OUT [START] [EPOCHS] [ALPHA]
+# Round adam9 (docs/TRAINING.md): adam8's recipe with the 2-ply labels relabelled by adam6's
+# pruned 2-ply (training/relabel-a6.sh), plus crashed and candidate positions labelled by it.
+# Usage: training/adam9.sh OUT [START] [EPOCHS] [ALPHA]
 set -e
 cd "$(dirname "$0")/.."
 OUT=$1 START=${2:-training/adam5} EPOCHS=${3:-8} ALPHA=${4:-0.0007}
 CLI=${CLI:-training/bin/cubeful-cli}
-# label2p with adam6's labels where they exist (hard links: the data reader skips symlinks).
-MERGED=$(mktemp -d training/.label2p-merged.XXXXXX)
+# The 2-ply sets with adam6's labels where they exist (hard links: the data reader skips
+# symlinks); chunks not yet relabelled keep their first teacher's.
+MERGED=$(mktemp -d training/.merged.XXXXXX)
 trap 'rm -rf "$MERGED"' EXIT
-for f in training/label2p/chunk-*.bin; do
-    n=$(basename "$f")
-    if [ -f "training/label2p-a6/$n" ]; then ln "training/label2p-a6/$n" "$MERGED/$n"; else ln "$f" "$MERGED/$n"; fi
+D=()
+for set in label2p label2p-r2 label2p-r3; do
+    mkdir "$MERGED/$set"
+    for f in training/$set/chunk-*.bin; do
+        n=$(basename "$f")
+        if [ -f "training/$set-a6/$n" ]; then ln "training/$set-a6/$n" "$MERGED/$set/$n"; else ln "$f" "$MERGED/$set/$n"; fi
+    done
+    echo "adam9: $set: $(ls training/$set-a6 2>/dev/null | wc -l) of $(ls training/$set | wc -l) chunks relabelled by adam6"
+    D+=(--data-dir "$MERGED/$set")
 done
-echo "adam9: $(ls training/label2p-a6 | wc -l) of 100 label2p chunks relabelled"
-D=(--data-dir "$MERGED" --data-dir training/label2p-r2 --data-dir training/label2p-r3)
 D+=(--data-dir training/label2p-crashed-a6 --data-dir training/label2p-candidates-a6)
 for i in 1 2 3 4 5; do D+=(--data-dir training/rollout-r1); done
 for i in 1 2 3; do D+=(--data-dir training/rollout-races-r1); done
