@@ -26,8 +26,9 @@ pub enum What {
     /// Supervised epochs of the nets towards the targets of data files (online SGD, or Adam in
     /// mini-batches).
     Supervised(SupervisedArgs),
-    /// Positions from self-play, labelled with cubeless n-ply chances, written in chunks to a
-    /// folder; resumable (chunks already written are skipped).
+    /// Positions (from self-play, made up, or the files of an earlier set), labelled with
+    /// cubeless n-ply chances or rollouts, written in chunks to a folder; resumable (chunks
+    /// already written are skipped).
     Label(LabelArgs),
     /// The pruning nets, distilled from the full nets' 0-ply outputs on the positions of label
     /// sets (and positions after plays from them), written beside copies of the full nets.
