@@ -180,6 +180,18 @@ fn line(name: &str, s: &ClassScore) -> String {
     )
 }
 
+/// Decision `i` of `set` as `--list` and `--errors` print it: number, position ID, roll, class,
+/// tab-separated.
+fn row(set: &DecisionSet, i: usize) -> String {
+    let d = &set.decisions[i];
+    format!(
+        "{i}\t{}\t{}\t{}",
+        cubeful_engine::position_id::encode(&d.position),
+        d.dice,
+        d.class.name()
+    )
+}
+
 /// Writes the per-decision errors of `--errors` (atomically).
 fn write_errors(
     file: &Path,
@@ -192,14 +204,8 @@ fn write_errors(
         text.push_str("\tagainst (mppd)");
     }
     text.push('\n');
-    for (i, d) in set.decisions.iter().enumerate() {
-        text.push_str(&format!(
-            "{i}\t{}\t{}\t{}\t{:.2}",
-            cubeful_engine::position_id::encode(&d.position),
-            d.dice,
-            d.class.name(),
-            1000.0 * errors[i].0
-        ));
+    for i in 0..set.decisions.len() {
+        text.push_str(&format!("{}\t{:.2}", row(set, i), 1000.0 * errors[i].0));
         if let Some(other) = other {
             text.push_str(&format!("\t{:.2}", 1000.0 * other[i].0));
         }
@@ -239,13 +245,8 @@ pub fn run(args: &Args) -> Result<()> {
     let (set, path) = load_set(&args.cache, &reference, bearoff, spec, threads)?;
     if args.list {
         println!("# decision\tposition ID\troll\tclass");
-        for (i, d) in set.decisions.iter().enumerate() {
-            println!(
-                "{i}\t{}\t{}\t{}",
-                cubeful_engine::position_id::encode(&d.position),
-                d.dice,
-                d.class.name()
-            );
+        for i in 0..set.decisions.len() {
+            println!("{}", row(&set, i));
         }
         return Ok(());
     }

@@ -312,22 +312,21 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let cache = dir.to_str().unwrap();
-    let set = [
-        "bench",
-        "decisions",
-        "--positions",
-        "10",
-        "--reference-plies",
-        "1",
-    ];
-    let with = |extra: &[&str]| {
-        let mut args = set.to_vec();
+    // The arguments of a 10-decision set cached in `cache`, then `extra`.
+    fn with<'a>(cache: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec![
+            "bench",
+            "decisions",
+            "--positions",
+            "10",
+            "--reference-plies",
+            "1",
+        ];
         args.extend_from_slice(&["--cache", cache]);
         args.extend_from_slice(extra);
-        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
-    };
-    let args = with(&["--list"]);
-    let listing = stdout(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        args
+    }
+    let listing = stdout(&with(cache, &["--list"]));
     let rows: Vec<Vec<&str>> = listing
         .lines()
         .filter(|l| !l.starts_with('#'))
@@ -358,16 +357,18 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
     let file = dir.join("choices.txt");
     std::fs::write(&file, &choices).unwrap();
     let per_decision = dir.join("errors.tsv");
-    let args = with(&[
-        "--choices",
-        file.to_str().unwrap(),
-        "--json",
-        "--against",
-        "../../data/nets",
-        "--errors",
-        per_decision.to_str().unwrap(),
-    ]);
-    let text = stdout(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let text = stdout(&with(
+        cache,
+        &[
+            "--choices",
+            file.to_str().unwrap(),
+            "--json",
+            "--against",
+            "../../data/nets",
+            "--errors",
+            per_decision.to_str().unwrap(),
+        ],
+    ));
     let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(v["overall"]["decisions"], 10, "{text}");
     let mean = v["overall"]["mean_error_millipoints"].as_f64().unwrap();
@@ -387,8 +388,7 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
     assert_eq!(rows.lines().nth(1).unwrap().split('\t').count(), 6);
     // A file with an illegal play: refused, naming the line.
     std::fs::write(&file, "0 25/1\n").unwrap();
-    let args = with(&["--choices", file.to_str().unwrap()]);
-    let out = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = run(&with(cache, &["--choices", file.to_str().unwrap()]));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success());
     assert!(err.contains("line 1: decision 0 (roll "), "{err}");

@@ -86,20 +86,31 @@ pub fn sample_positions_of_class(
     class: NetClass,
     threads: usize,
 ) -> Vec<Position> {
-    let mut out = Vec::new();
-    for batch in 0..2_000u64 {
-        if out.len() >= count {
+    in_batches(count, 2_000, |batch, _| {
+        let batch_seed = seed ^ (batch + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+        sample_positions(nets, 20_000, batch_seed, explore, threads)
+            .into_iter()
+            .filter(|p| net_class(classify(p)) == Some(class))
+            .collect()
+    })
+}
+
+/// The positions `batch(b, missing)` makes for batches b = 0, 1, … (at most `max_batches`),
+/// until there are `count` of them (fewer if the batches run out), the last batch trimmed.
+fn in_batches(
+    count: usize,
+    max_batches: u64,
+    mut batch: impl FnMut(u64, usize) -> Vec<Position>,
+) -> Vec<Position> {
+    let mut all = Vec::new();
+    for b in 0..max_batches {
+        if all.len() >= count {
             break;
         }
-        let batch_seed = seed ^ (batch + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
-        out.extend(
-            sample_positions(nets, 20_000, batch_seed, explore, threads)
-                .into_iter()
-                .filter(|p| net_class(classify(p)) == Some(class)),
-        );
+        all.extend(batch(b, count - all.len()));
     }
-    out.truncate(count);
-    out
+    all.truncate(count);
+    all
 }
 
 /// `count` positions that a choice weighs against each other: for positions from
@@ -117,14 +128,10 @@ pub fn candidate_positions(
     top: usize,
     threads: usize,
 ) -> Vec<Position> {
-    let mut all = Vec::new();
     // Some rolls have fewer than `top` plays, some lead to the end: top up batch by batch.
-    for batch in 0..1_000u64 {
-        if all.len() >= count {
-            break;
-        }
+    in_batches(count, 1_000, |batch, missing| {
         let batch_seed = seed ^ batch.wrapping_mul(0xA076_1D64_78BD_642F);
-        let bases = (count - all.len()) / top.max(1) + 1;
+        let bases = missing / top.max(1) + 1;
         let base = match class {
             None => sample_positions(nets, bases, batch_seed, explore, threads),
             Some(class) => {
@@ -150,10 +157,8 @@ pub fn candidate_positions(
                     .collect::<Vec<_>>()
             },
         );
-        all.extend(per_base.into_iter().flatten());
-    }
-    all.truncate(count);
-    all
+        per_base.into_iter().flatten().collect()
+    })
 }
 
 /// `count` race positions made up rather than played: each side's checkers (1 to 15 of them,
