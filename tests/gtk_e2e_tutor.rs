@@ -247,5 +247,15 @@ fn the_tutor_warns_about_a_blunder() {
         common::human_to_act(s) && common::decision(s).starts_with("Move")
     });
     assert!(s["tutor"]["dialog"].is_null(), "{s:#}");
+    // `--seed` holds for a game pasted in too: the same dice on every run (a roll that
+    // leaves Anna dancing would turn the wait above into a double to answer).
+    let log: Vec<&str> = s["game"]["log"]
+        .as_array()
+        .map(|l| l.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    assert!(
+        log.contains(&"Cubeful rolls 6-2.") && log.contains(&"Anna rolls 2-2."),
+        "{log:?}"
+    );
     assert_eq!(s["tutor"]["warning"], Value::Null);
 }

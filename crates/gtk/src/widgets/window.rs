@@ -558,11 +558,7 @@ impl CubefulWindow {
             self.edit_paste(text);
             return;
         }
-        let defaults = MatchSetup::from_settings(&self.settings());
-        self.imp()
-            .controller
-            .borrow_mut()
-            .set_match_defaults(defaults);
+        self.refresh_match_defaults();
         let plan = self.imp().controller.borrow().plan_paste(text);
         match plan {
             Err(sentence) => self.toast(&sentence),
@@ -749,6 +745,18 @@ impl CubefulWindow {
             }
         ));
         dialog.present();
+    }
+
+    /// Gives the controller the setup of a match made without the new-match dialog (from a
+    /// pasted ID or the position editor, with no match in progress): the settings' players,
+    /// level and rules, and the dice of `--seed`.
+    pub(super) fn refresh_match_defaults(&self) {
+        let mut defaults = MatchSetup::from_settings(&self.settings());
+        defaults.seed = self.imp().seed.get();
+        self.imp()
+            .controller
+            .borrow_mut()
+            .set_match_defaults(defaults);
     }
 
     /// Starts a match.

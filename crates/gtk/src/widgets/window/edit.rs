@@ -65,6 +65,7 @@ impl CubefulWindow {
         if self.imp().controller.borrow().is_editing() {
             self.edit_play();
         } else {
+            self.refresh_match_defaults();
             self.control(Controller::enter_edit);
             self.edit_refresh();
         }
@@ -82,6 +83,7 @@ impl CubefulWindow {
     /// Play From Here: the set-up becomes part of the match (a new match first asks about
     /// an unsaved one); a position no game can have stays in the editor with its reason.
     pub fn edit_play(&self) {
+        self.refresh_match_defaults();
         let plan = self.imp().controller.borrow().plan_edit_play();
         match plan {
             Err(sentence) => self.toast(&sentence),
