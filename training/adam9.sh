@@ -2,6 +2,8 @@
 # Round adam9 (docs/TRAINING.md): adam8's recipe with the 2-ply labels relabelled by adam6's
 # pruned 2-ply (training/relabel-a6.sh), plus crashed and candidate positions labelled by it.
 # Usage: training/adam9.sh OUT [START] [EPOCHS] [ALPHA]
+# Environment: CANDIDATES (default 1) repeats the candidate positions; PRUNE=0 skips the
+# pruning nets (for quick comparisons at 0-ply).
 set -e
 cd "$(dirname "$0")/.."
 OUT=$1 START=${2:-training/adam5} EPOCHS=${3:-8} ALPHA=${4:-0.0007}
@@ -20,7 +22,8 @@ for set in label2p label2p-r2 label2p-r3; do
     echo "adam9: $set: $(ls training/$set-a6 2>/dev/null | wc -l) of $(ls training/$set | wc -l) chunks relabelled by adam6"
     D+=(--data-dir "$MERGED/$set")
 done
-D+=(--data-dir training/label2p-crashed-a6 --data-dir training/label2p-candidates-a6)
+D+=(--data-dir training/label2p-crashed-a6)
+for i in $(seq "${CANDIDATES:-1}"); do D+=(--data-dir training/label2p-candidates-a6); done
 for i in 1 2 3 4 5; do D+=(--data-dir training/rollout-r1); done
 for i in 1 2 3; do D+=(--data-dir training/rollout-races-r1); done
 for i in 1 2 3 4 5 6; do D+=(--data-dir training/rollout-holding-r1 --data-dir training/rollout-holding-r2); done
@@ -29,4 +32,4 @@ mkdir -p "$OUT"
 "$CLI" train supervised --optimizer adam --loss ce --nets "$START" "${D[@]}" \
     --out "$OUT" --epochs "$EPOCHS" --batch 64 --alpha "$ALPHA" --schedule cosine --select loss \
     --seed 1 --threads 1
-"$CLI" train prune --nets "$OUT" --data-dir training/label2p --out "$OUT" --threads 1
+[ "${PRUNE:-1}" = 0 ] || "$CLI" train prune --nets "$OUT" --data-dir training/label2p --out "$OUT" --threads 1
