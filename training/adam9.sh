@@ -3,7 +3,9 @@
 # pruned 2-ply (training/relabel-a6.sh), plus crashed and candidate positions labelled by it.
 # Usage: training/adam9.sh OUT [START] [EPOCHS] [ALPHA]
 # Environment: CANDIDATES (default 1) repeats the candidate positions; PRUNE=0 skips the
-# pruning nets (for quick comparisons at 0-ply).
+# pruning nets (for quick comparisons at 0-ply); LOSS (default ce) is the loss; HARD=E adds
+# the 2-ply examples whose 0-ply equity by START is at least E off (train hard), HARD_REPEAT
+# times (default 2).
 set -e
 cd "$(dirname "$0")/.."
 OUT=$1 START=${2:-training/adam5} EPOCHS=${3:-8} ALPHA=${4:-0.0007}
@@ -23,13 +25,19 @@ for set in label2p label2p-r2 label2p-r3; do
     D+=(--data-dir "$MERGED/$set")
 done
 D+=(--data-dir training/label2p-crashed-a6)
+if [ -n "${HARD:-}" ]; then
+    mkdir "$MERGED/hard"
+    "$CLI" train hard --nets "$START" "${D[@]}" --data-dir training/label2p-candidates-a6 \
+        --min-error "$HARD" --out "$MERGED/hard/hard.bin" --threads 1
+    for i in $(seq "${HARD_REPEAT:-2}"); do D+=(--data-dir "$MERGED/hard"); done
+fi
 for i in $(seq "${CANDIDATES:-1}"); do D+=(--data-dir training/label2p-candidates-a6); done
 for i in 1 2 3 4 5; do D+=(--data-dir training/rollout-r1); done
 for i in 1 2 3; do D+=(--data-dir training/rollout-races-r1); done
 for i in 1 2 3 4 5 6; do D+=(--data-dir training/rollout-holding-r1 --data-dir training/rollout-holding-r2); done
 for i in 1 2 3; do D+=(--data-dir training/rollout-selfplay-u1); done
 mkdir -p "$OUT"
-"$CLI" train supervised --optimizer adam --loss ce --nets "$START" "${D[@]}" \
+"$CLI" train supervised --optimizer adam --loss "${LOSS:-ce}" --nets "$START" "${D[@]}" \
     --out "$OUT" --epochs "$EPOCHS" --batch 64 --alpha "$ALPHA" --schedule cosine --select loss \
     --seed 1 --threads 1
 [ "${PRUNE:-1}" = 0 ] || "$CLI" train prune --nets "$OUT" --data-dir training/label2p --out "$OUT" --threads 1

@@ -33,6 +33,40 @@ pub enum What {
     /// The pruning nets, distilled from the full nets' 0-ply outputs on the positions of label
     /// sets (and positions after plays from them), written beside copies of the full nets.
     Prune(PruneArgs),
+    /// The examples of data files that the nets judge worst at 0-ply (cubeless equity at least
+    /// `--min-error` from the target's), written to one data file to train on again.
+    Hard(HardArgs),
+}
+
+#[derive(clap::Args)]
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["data", "data_dir"])))]
+pub struct HardArgs {
+    /// Nets that judge the examples (default: the embedded nets).
+    #[command(flatten)]
+    nets: crate::nets::NetsArg,
+    /// Data files.
+    #[arg(long)]
+    data: Vec<PathBuf>,
+    /// Folders of data files (every *.bin in each), as `train label` writes them.
+    #[arg(long, value_name = "DIR")]
+    data_dir: Vec<PathBuf>,
+    /// The least difference of cubeless equity between the nets' 0-ply and the target that
+    /// makes an example hard (0 to 3).
+    #[arg(long, default_value_t = 0.05, value_parser = min_error)]
+    min_error: f32,
+    /// Output data file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Worker threads, 1 to 256 [default: all cores].
+    #[arg(long, value_parser = crate::options::threads())]
+    threads: Option<usize>,
+}
+
+fn min_error(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(v) if (0.0..=3.0).contains(&v) => Ok(v),
+        _ => Err("expected an equity from 0 to 3".into()),
+    }
 }
 
 #[derive(clap::Args)]
@@ -371,7 +405,49 @@ pub fn run(what: &What) -> Result<()> {
         What::Supervised(args) => run_supervised(args),
         What::Label(args) => run_label(args),
         What::Prune(args) => run_prune(args),
+        What::Hard(args) => run_hard(args),
     }
+}
+
+fn run_hard(args: &HardArgs) -> Result<()> {
+    let nets = args.nets.load()?;
+    let mut examples = Vec::new();
+    for path in &args.data {
+        examples.extend(dataset::load(path)?);
+    }
+    for dir in &args.data_dir {
+        examples.extend(dataset::load_dir(dir)?.0);
+    }
+    let start = Instant::now();
+    let hard = supervised::hard_examples(
+        &nets,
+        &examples,
+        args.min_error,
+        threads_or_all(args.threads),
+    );
+    let mut by_class = [0usize; 3];
+    for e in &hard {
+        match cubeful_engine::eval::net_class(cubeful_engine::eval::class::classify(&e.position)) {
+            Some(NetClass::Contact) => by_class[0] += 1,
+            Some(NetClass::Crashed) => by_class[1] += 1,
+            Some(NetClass::Race) => by_class[2] += 1,
+            None => {}
+        }
+    }
+    dataset::save(&args.out, &hard)?;
+    eprintln!(
+        "hard: {} of {} examples at least {} from their targets (contact {}, crashed {}, race {}) \
+         in {}; wrote {}",
+        hard.len(),
+        examples.len(),
+        args.min_error,
+        by_class[0],
+        by_class[1],
+        by_class[2],
+        hms(start.elapsed().as_secs_f64()),
+        args.out.display()
+    );
+    Ok(())
 }
 
 fn run_prune(args: &PruneArgs) -> Result<()> {

@@ -397,6 +397,72 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
 }
 
 #[test]
+fn train_hard_keeps_the_examples_the_nets_misjudge() {
+    let dir = std::env::temp_dir().join(format!("cubeful-hard-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let d = data.to_str().unwrap();
+    let out = run(&[
+        "train",
+        "label",
+        "--dir",
+        d,
+        "--chunks",
+        "1",
+        "--chunk-positions",
+        "30",
+        "--plies",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let hard = dir.join("hard.bin");
+    let count = |min_error: &str| -> usize {
+        let out = run(&[
+            "train",
+            "hard",
+            "--data-dir",
+            d,
+            "--min-error",
+            min_error,
+            "--out",
+            hard.to_str().unwrap(),
+            "--threads",
+            "2",
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains(" of 30 examples at least "), "{err}");
+        // The file's record count (after the 8-byte magic) is what the summary says.
+        let bytes = std::fs::read(&hard).unwrap();
+        let n = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
+        assert!(err.starts_with(&format!("hard: {n} of 30")), "{err}");
+        n
+    };
+    assert_eq!(count("0"), 30);
+    assert_eq!(count("3"), 0);
+    // 1-ply targets differ from 0-ply somewhat: a middle threshold keeps some, not all.
+    let some = count("0.01");
+    assert!(some > 0 && some < 30, "{some}");
+    assert_refused(
+        &[
+            "train",
+            "hard",
+            "--data-dir",
+            d,
+            "--min-error",
+            "4",
+            "--out",
+            "x",
+        ],
+        "--min-error",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_label_from_labels_the_same_positions_again() {
     let dir = std::env::temp_dir().join(format!("cubeful-relabel-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -433,6 +433,41 @@ pub fn equity_rmse(nets: &Nets, examples: &[Example]) -> f64 {
     (sum / examples.len().max(1) as f64).sqrt()
 }
 
+/// The examples that `nets` judge worst at 0-ply, in their order: those whose cubeless equity
+/// (as the engine evaluates, sanity rules applied) is at least `min_error` from their target's.
+/// Training on them again (hard-example mining) weighs the positions where the nets are most
+/// wrong, which is where their costly choices are (docs/TRAINING.md, round adam10).
+pub fn hard_examples(
+    nets: &Arc<Nets>,
+    examples: &[Example],
+    min_error: f32,
+    threads: usize,
+) -> Vec<Example> {
+    const BLOCK: usize = 4096;
+    parallel_map(
+        examples.len().div_ceil(BLOCK),
+        threads,
+        || {
+            let mut evaluator = Evaluator::new(nets.clone());
+            evaluator.set_cache(false);
+            evaluator
+        },
+        |evaluator, block| {
+            examples[block * BLOCK..((block + 1) * BLOCK).min(examples.len())]
+                .iter()
+                .filter(|e| {
+                    let d = evaluator.evaluate(&e.position).equity() - e.target.equity();
+                    d.abs() >= min_error
+                })
+                .copied()
+                .collect::<Vec<_>>()
+        },
+    )
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
 /// Trains `nets` towards the examples' targets; returns the nets of the epoch with the lowest
 /// held-out error.
 pub fn train(
@@ -507,6 +542,44 @@ mod tests {
                 "deterministic whatever the threads"
             );
         }
+    }
+
+    #[test]
+    fn hard_examples_are_those_the_nets_misjudge() {
+        let nets = Arc::new(Nets::embedded());
+        let mut evaluator = Evaluator::new(nets.clone());
+        let positions = sample_positions(&nets, 40, 5, 0.1, 1);
+        // Targets the nets agree with, except every fifth, moved by 0.1 in win chance (0.2 in
+        // equity) or less (0.02: under the threshold).
+        let examples: Vec<Example> = positions
+            .iter()
+            .enumerate()
+            .map(|(i, &position)| {
+                let mut target = evaluator.evaluate(&position).to_array();
+                let shift = match i % 5 {
+                    0 => 0.1,
+                    1 => 0.01,
+                    _ => 0.0,
+                };
+                target[0] = if target[0] > 0.5 {
+                    target[0] - shift
+                } else {
+                    target[0] + shift
+                };
+                Example {
+                    position,
+                    target: Probabilities::from_array(target),
+                }
+            })
+            .collect();
+        let hard = hard_examples(&nets, &examples, 0.05, 2);
+        let expected: Vec<Example> = examples.iter().step_by(5).copied().collect();
+        assert_eq!(hard, expected);
+        assert_eq!(hard_examples(&nets, &examples, 0.05, 1), expected);
+        assert_eq!(
+            hard_examples(&nets, &examples, 0.0, 2).len(),
+            examples.len()
+        );
     }
 
     #[test]
