@@ -5,9 +5,9 @@
 #   CHOICES    the file to write (atomically): one line per decision, its number and the play
 #   PLIES      gnubg's lookahead (default 0); cubeless, deterministic, with its pruning nets
 # Example:
-#   cubeful-cli bench decisions --positions 1000 --reference-rollout 144 --list > /tmp/d.txt
+#   cubeful-cli bench decisions --positions 1000 --reference-rollout 144 --reference-nets training/adam6 --list > /tmp/d.txt
 #   DECISIONS=/tmp/d.txt CHOICES=/tmp/gnubg-0ply.txt gnubg -t -q -r -p tools/gnubg-decision-choices.py
-#   cubeful-cli bench decisions --positions 1000 --reference-rollout 144 \
+#   cubeful-cli bench decisions --positions 1000 --reference-rollout 144 --reference-nets training/adam6 \
 #       --choices /tmp/gnubg-0ply.txt --against data/nets
 import os
 
