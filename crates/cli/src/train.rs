@@ -52,21 +52,14 @@ pub struct HardArgs {
     data_dir: Vec<PathBuf>,
     /// The least difference of cubeless equity between the nets' 0-ply and the target that
     /// makes an example hard (0 to 3).
-    #[arg(long, default_value_t = 0.05, value_parser = min_error)]
-    min_error: f32,
+    #[arg(long, value_name = "EQUITY", default_value_t = 0.05, value_parser = crate::options::number(0.0, 3.0))]
+    min_error: f64,
     /// Output data file.
     #[arg(long)]
     out: PathBuf,
     /// Worker threads, 1 to 256 [default: all cores].
     #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
-}
-
-fn min_error(s: &str) -> Result<f32, String> {
-    match s.parse::<f32>() {
-        Ok(v) if (0.0..=3.0).contains(&v) => Ok(v),
-        _ => Err("expected an equity from 0 to 3".into()),
-    }
 }
 
 #[derive(clap::Args)]
@@ -411,18 +404,12 @@ pub fn run(what: &What) -> Result<()> {
 
 fn run_hard(args: &HardArgs) -> Result<()> {
     let nets = args.nets.load()?;
-    let mut examples = Vec::new();
-    for path in &args.data {
-        examples.extend(dataset::load(path)?);
-    }
-    for dir in &args.data_dir {
-        examples.extend(dataset::load_dir(dir)?.0);
-    }
+    let examples = load_examples(&args.data, &args.data_dir, "hard")?;
     let start = Instant::now();
     let hard = supervised::hard_examples(
         &nets,
         &examples,
-        args.min_error,
+        args.min_error as f32,
         threads_or_all(args.threads),
     );
     let mut by_class = [0usize; 3];
@@ -461,19 +448,10 @@ fn run_prune(args: &PruneArgs) -> Result<()> {
     }
     let threads = threads_or_all(args.threads);
     let nets = args.nets.load()?;
-    let mut positions = Vec::new();
-    for path in &args.data {
-        positions.extend(dataset::load(path)?.into_iter().map(|e| e.position));
-    }
-    for dir in &args.data_dir {
-        let (loaded, files) = dataset::load_dir(dir)?;
-        eprintln!(
-            "prune: {} positions from {files} files in {}",
-            loaded.len(),
-            dir.display()
-        );
-        positions.extend(loaded.into_iter().map(|e| e.position));
-    }
+    let mut positions: Vec<_> = load_examples(&args.data, &args.data_dir, "prune")?
+        .into_iter()
+        .map(|e| e.position)
+        .collect();
     if let Some(n) = args.positions {
         positions.truncate(n);
     }
@@ -555,6 +533,25 @@ fn run_prune(args: &PruneArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// The examples of data files and of folders of them, in that order; each folder's count is
+/// reported on standard error after `command: `.
+fn load_examples(files: &[PathBuf], dirs: &[PathBuf], command: &str) -> Result<Vec<Example>> {
+    let mut examples = Vec::new();
+    for path in files {
+        examples.extend(dataset::load(path)?);
+    }
+    for dir in dirs {
+        let (loaded, count) = dataset::load_dir(dir)?;
+        eprintln!(
+            "{command}: {} examples from {count} files in {}",
+            loaded.len(),
+            dir.display()
+        );
+        examples.extend(loaded);
+    }
+    Ok(examples)
 }
 
 fn threads_or_all(threads: Option<usize>) -> usize {
@@ -717,19 +714,7 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
     if let Some(hidden) = args.hidden {
         widen(&mut nets, hidden as usize, args.seed)?;
     }
-    let mut examples = Vec::new();
-    for path in &args.data {
-        examples.extend(dataset::load(path)?);
-    }
-    for dir in &args.data_dir {
-        let (loaded, files) = dataset::load_dir(dir)?;
-        eprintln!(
-            "supervised: {} examples from {files} files in {}",
-            loaded.len(),
-            dir.display()
-        );
-        examples.extend(loaded);
-    }
+    let examples = load_examples(&args.data, &args.data_dir, "supervised")?;
     eprintln!("supervised: {} examples", examples.len());
     if examples.is_empty() {
         anyhow::bail!("no training examples in the data given");

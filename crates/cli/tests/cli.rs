@@ -438,7 +438,8 @@ fn train_hard_keeps_the_examples_the_nets_misjudge() {
         // The file's record count (after the 8-byte magic) is what the summary says.
         let bytes = std::fs::read(&hard).unwrap();
         let n = u64::from_le_bytes(bytes[8..16].try_into().unwrap()) as usize;
-        assert!(err.starts_with(&format!("hard: {n} of 30")), "{err}");
+        let summary = format!("hard: {n} of 30");
+        assert!(err.lines().any(|l| l.starts_with(&summary)), "{err}");
         n
     };
     assert_eq!(count("0"), 30);
