@@ -4,8 +4,8 @@
 # Usage: training/adam9.sh OUT [START] [EPOCHS] [ALPHA]
 # Environment: CANDIDATES (default 1) repeats the candidate positions; PRUNE=0 skips the
 # pruning nets (for quick comparisons at 0-ply); LOSS (default ce) is the loss; HARD=E adds
-# the 2-ply examples whose 0-ply equity by START is at least E off (train hard), HARD_REPEAT
-# times (default 2).
+# the 2-ply examples whose 0-ply equity by START (or by HARD_NETS) is at least E off
+# (train hard), HARD_REPEAT times (default 2).
 set -e
 cd "$(dirname "$0")/.."
 OUT=$1 START=${2:-training/adam5} EPOCHS=${3:-8} ALPHA=${4:-0.0007}
@@ -27,7 +27,7 @@ done
 D+=(--data-dir training/label2p-crashed-a6)
 if [ -n "${HARD:-}" ]; then
     mkdir "$MERGED/hard"
-    "$CLI" train hard --nets "$START" "${D[@]}" --data-dir training/label2p-candidates-a6 \
+    "$CLI" train hard --nets "${HARD_NETS:-$START}" "${D[@]}" --data-dir training/label2p-candidates-a6 \
         --min-error "$HARD" --out "$MERGED/hard/hard.bin" --threads 1
     for i in $(seq "${HARD_REPEAT:-2}"); do D+=(--data-dir "$MERGED/hard"); done
 fi
