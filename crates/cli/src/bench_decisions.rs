@@ -10,7 +10,9 @@ use anyhow::{Context, Result};
 use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::Nets;
-use cubeful_train::decisions::{BenchScore, ClassScore, DecisionSet, Judge, SetSpec};
+use cubeful_train::decisions::{
+    paired_difference, summarise, BenchScore, ClassScore, DecisionSet, Judge, SetSpec,
+};
 use serde::Serialize;
 
 /// Folder of the cached scored sets, relative to the working folder (the workspace root).
@@ -34,12 +36,13 @@ pub struct Args {
     /// Lookahead of the measured choices (and of `--against`'s).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
     plies: u8,
-    /// Decisions in the set.
+    /// Decisions in the set (in each set, with several seeds).
     #[arg(long, default_value_t = DEFAULT_SPEC.decisions, value_parser = clap::value_parser!(u32).range(10..=100_000))]
     positions: u32,
-    /// Seed of the self-play games the decisions come from.
-    #[arg(long, default_value_t = DEFAULT_SPEC.seed)]
-    seed: u64,
+    /// Seed of the self-play games the decisions come from; several (`--seed 1,2`) measure
+    /// their sets as one, numbered in that order.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    seed: Vec<u64>,
     /// Lookahead of the reference scores.
     #[arg(long, default_value_t = DEFAULT_REFERENCE_PLIES, value_parser = clap::value_parser!(u8).range(1..=3))]
     reference_plies: u8,
@@ -180,12 +183,60 @@ fn line(name: &str, s: &ClassScore) -> String {
     )
 }
 
-/// Decision `i` of `set` as `--list` and `--errors` print it: number, position ID, roll, class,
-/// tab-separated.
-fn row(set: &DecisionSet, i: usize) -> String {
+/// Several sets measured as one (`--seed 1,2`): their decisions numbered in order.
+struct Sets {
+    sets: Vec<(DecisionSet, PathBuf)>,
+}
+
+impl Sets {
+    /// Each decision's set and its index there, in order.
+    fn decisions(&self) -> impl Iterator<Item = (&DecisionSet, usize)> {
+        self.sets
+            .iter()
+            .flat_map(|(set, _)| (0..set.decisions.len()).map(move |i| (set, i)))
+    }
+
+    fn len(&self) -> usize {
+        self.sets.iter().map(|(set, _)| set.decisions.len()).sum()
+    }
+
+    fn classes(&self) -> Vec<NetClass> {
+        self.sets
+            .iter()
+            .flat_map(|(set, _)| set.classes())
+            .collect()
+    }
+
+    /// Each set's per-decision figures by `f`, one after the other.
+    fn concat(
+        &self,
+        mut f: impl FnMut(&DecisionSet, usize) -> Result<Vec<(f32, bool)>>,
+    ) -> Result<Vec<(f32, bool)>> {
+        let mut all = Vec::with_capacity(self.len());
+        let mut first = 0;
+        for (set, _) in &self.sets {
+            all.extend(f(set, first)?);
+            first += set.decisions.len();
+        }
+        Ok(all)
+    }
+
+    fn paths(&self) -> String {
+        let paths: Vec<String> = self
+            .sets
+            .iter()
+            .map(|(_, path)| path.display().to_string())
+            .collect();
+        paths.join(" + ")
+    }
+}
+
+/// Decision `i` of `set`, numbered `number`, as `--list` and `--errors` print it: number,
+/// position ID, roll, class, tab-separated.
+fn row(set: &DecisionSet, i: usize, number: usize) -> String {
     let d = &set.decisions[i];
     format!(
-        "{i}\t{}\t{}\t{}",
+        "{number}\t{}\t{}\t{}",
         cubeful_engine::position_id::encode(&d.position),
         d.dice,
         d.class.name()
@@ -195,7 +246,7 @@ fn row(set: &DecisionSet, i: usize) -> String {
 /// Writes the per-decision errors of `--errors` (atomically).
 fn write_errors(
     file: &Path,
-    set: &DecisionSet,
+    sets: &Sets,
     errors: &[(f32, bool)],
     other: Option<&[(f32, bool)]>,
 ) -> Result<()> {
@@ -204,10 +255,10 @@ fn write_errors(
         text.push_str("\tagainst (mppd)");
     }
     text.push('\n');
-    for i in 0..set.decisions.len() {
-        text.push_str(&format!("{}\t{:.2}", row(set, i), 1000.0 * errors[i].0));
+    for (n, (set, i)) in sets.decisions().enumerate() {
+        text.push_str(&format!("{}\t{:.2}", row(set, i, n), 1000.0 * errors[n].0));
         if let Some(other) = other {
-            text.push_str(&format!("\t{:.2}", 1000.0 * other[i].0));
+            text.push_str(&format!("\t{:.2}", 1000.0 * other[n].0));
         }
         text.push('\n');
     }
@@ -227,11 +278,6 @@ pub fn run(args: &Args) -> Result<()> {
             plies: args.reference_plies,
         },
     };
-    let spec = SetSpec {
-        decisions: args.positions,
-        seed: args.seed,
-        judge,
-    };
     // Only rollouts use the bearoff databases.
     let bearoff = match judge {
         Judge::Rollout { .. } => {
@@ -242,11 +288,25 @@ pub fn run(args: &Args) -> Result<()> {
         }
         Judge::Search { .. } => None,
     };
-    let (set, path) = load_set(&args.cache, &reference, bearoff, spec, threads)?;
+    let mut sets = Sets { sets: Vec::new() };
+    for &seed in &args.seed {
+        let spec = SetSpec {
+            decisions: args.positions,
+            seed,
+            judge,
+        };
+        sets.sets.push(load_set(
+            &args.cache,
+            &reference,
+            bearoff.clone(),
+            spec,
+            threads,
+        )?);
+    }
     if args.list {
         println!("# decision\tposition ID\troll\tclass");
-        for i in 0..set.decisions.len() {
-            println!("{}", row(&set, i));
+        for (n, (set, i)) in sets.decisions().enumerate() {
+            println!("{}", row(set, i, n));
         }
         return Ok(());
     }
@@ -255,22 +315,32 @@ pub fn run(args: &Args) -> Result<()> {
         Some(file) => {
             let text = std::fs::read_to_string(file)
                 .with_context(|| format!("cannot read {}", file.display()))?;
-            let choices = set
-                .parse_choices(&text)
-                .with_context(|| format!("choices {}", file.display()))?;
-            set.errors_of_choices(&choices, threads)
+            let total = sets.len();
+            sets.concat(|set, first| {
+                let choices = set
+                    .parse_choices_from(&text, first, total)
+                    .with_context(|| format!("choices {}", file.display()))?;
+                Ok(set.errors_of_choices(&choices, threads))
+            })?
         }
-        None => set.errors(&args.nets.load()?, args.plies, threads),
+        None => {
+            let nets = args.nets.load()?;
+            sets.concat(|set, _| Ok(set.errors(&nets, args.plies, threads)))?
+        }
     };
-    let score = set.summarise(&errors, args.plies);
+    let classes = sets.classes();
+    let score = summarise(&classes, &errors, args.plies);
     let other_errors = match &args.against {
         None => None,
-        Some(dir) => Some(set.errors(&Arc::new(Nets::load_dir(dir)?), args.plies, threads)),
+        Some(dir) => {
+            let nets = Arc::new(Nets::load_dir(dir)?);
+            Some(sets.concat(|set, _| Ok(set.errors(&nets, args.plies, threads)))?)
+        }
     };
     let against = match (&args.against, &other_errors) {
         (Some(dir), Some(other_errors)) => {
             let diff = |class| {
-                let (m, se) = set.paired_difference(&errors, other_errors, class);
+                let (m, se) = paired_difference(&classes, &errors, other_errors, class);
                 Difference {
                     millipoints: m,
                     ci95: 1.96 * se,
@@ -278,7 +348,7 @@ pub fn run(args: &Args) -> Result<()> {
             };
             Some(Against {
                 nets: dir.display().to_string(),
-                score: set.summarise(other_errors, args.plies),
+                score: summarise(&classes, other_errors, args.plies),
                 difference: Differences {
                     contact: diff(Some(NetClass::Contact)),
                     crashed: diff(Some(NetClass::Crashed)),
@@ -290,12 +360,12 @@ pub fn run(args: &Args) -> Result<()> {
         _ => None,
     };
     if let Some(file) = &args.errors {
-        write_errors(file, &set, &errors, other_errors.as_deref())?;
+        write_errors(file, &sets, &errors, other_errors.as_deref())?;
     }
     let report = Report {
-        set: path.display().to_string(),
-        decisions: set.decisions.len(),
-        judge: set.judge.file_tag(),
+        set: sets.paths(),
+        decisions: sets.len(),
+        judge: judge.file_tag(),
         seconds: started.elapsed().as_secs_f64(),
         score: &score,
         against,
@@ -310,8 +380,8 @@ pub fn run(args: &Args) -> Result<()> {
     };
     println!(
         "decisions: {choices} against {}, {} decisions ({}), {:.1} s; mean error per decision in thousandths of a point (mppd) ± its standard error",
-        set.judge,
-        set.decisions.len(),
+        judge,
+        report.decisions,
         report.set,
         report.seconds
     );

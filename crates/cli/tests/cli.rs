@@ -397,6 +397,115 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
 }
 
 #[test]
+fn bench_decisions_measures_several_seeds_as_one_set() {
+    let dir = std::env::temp_dir().join(format!("cubeful-bench-seeds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.to_str().unwrap();
+    fn with<'a>(cache: &'a str, seed: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        let mut args = vec!["bench", "decisions", "--positions", "10"];
+        args.extend_from_slice(&["--reference-plies", "1", "--cache", cache, "--seed", seed]);
+        args.extend_from_slice(extra);
+        args
+    }
+    let rows = |text: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| l.split('\t').map(str::to_string).collect())
+            .collect()
+    };
+    let one = rows(&stdout(&with(cache, "1", &["--list"])));
+    let two = rows(&stdout(&with(cache, "2", &["--list"])));
+    let both = rows(&stdout(&with(cache, "1,2", &["--list"])));
+    assert_eq!(both.len(), 20);
+    // Numbered in order: seed 1's decisions, then seed 2's.
+    for (n, row) in both.iter().enumerate() {
+        let alone = if n < 10 { &one[n] } else { &two[n - 10] };
+        assert_eq!(row[0], n.to_string());
+        assert_eq!(row[1..], alone[1..], "decision {n}");
+    }
+    let overall = |seed: &str, extra: &[&str]| -> (f64, usize, String) {
+        let text = stdout(&with(
+            cache,
+            seed,
+            &[&["--json", "--plies", "0"], extra].concat(),
+        ));
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        (
+            v["overall"]["mean_error_millipoints"].as_f64().unwrap(),
+            v["overall"]["decisions"].as_u64().unwrap() as usize,
+            v["set"].as_str().unwrap().to_string(),
+        )
+    };
+    let (m1, n1, _) = overall("1", &[]);
+    let (m2, n2, _) = overall("2", &[]);
+    let (m, n, set) = overall("1,2", &[]);
+    assert_eq!((n1, n2, n), (10, 10, 20));
+    assert!((m - (m1 + m2) / 2.0).abs() < 1e-6, "{m} {m1} {m2}");
+    assert!(set.contains("seed1") && set.contains("seed2"), "{set}");
+    // Choices made elsewhere, numbered as the listing: only decision 13 differs from the
+    // nets' own (the worst candidate there, a play of seed 2's fourth decision).
+    let mut choices = String::new();
+    for row in &both {
+        let text = stdout(&[
+            "hint",
+            &row[1],
+            "--dice",
+            &row[2],
+            "--plies",
+            "0",
+            "--json",
+            "--no-bearoff",
+        ]);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        let moves = v["moves"].as_array().unwrap();
+        let pick = if row[0] == "13" { moves.len() - 1 } else { 0 };
+        choices.push_str(&format!(
+            "{} {}\n",
+            row[0],
+            moves[pick]["move"].as_str().unwrap()
+        ));
+    }
+    let file = dir.join("choices.txt");
+    std::fs::write(&file, &choices).unwrap();
+    let errors = |extra: &[&str]| -> (f64, Vec<f64>) {
+        let tsv = dir.join("errors.tsv");
+        let (mean, n, _) = overall(
+            "1,2",
+            &[extra, &["--errors", tsv.to_str().unwrap()]].concat(),
+        );
+        assert_eq!(n, 20);
+        let text = std::fs::read_to_string(&tsv).unwrap();
+        let rows = rows(&text);
+        for (k, row) in rows.iter().enumerate() {
+            assert_eq!(row[..4], both[k][..4], "the listing's numbers");
+        }
+        (mean, rows.iter().map(|r| r[4].parse().unwrap()).collect())
+    };
+    let (mean_nets, nets) = errors(&[]);
+    let (mean_file, file_errors) = errors(&["--choices", file.to_str().unwrap()]);
+    for k in (0..20).filter(|&k| k != 13) {
+        assert_eq!(nets[k], file_errors[k], "decision {k}: the same play");
+    }
+    assert_ne!(nets[13], file_errors[13], "decision 13: another play");
+    let expected = mean_nets + (file_errors[13] - nets[13]) / 20.0;
+    assert!(
+        (mean_file - expected).abs() < 0.01,
+        "{mean_file} {expected}"
+    );
+    // A number beyond both sets is refused, naming the line.
+    std::fs::write(&file, format!("{choices}20 8/5 6/5\n")).unwrap();
+    let out = run(&with(cache, "1,2", &["--choices", file.to_str().unwrap()]));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("line 21: there is no decision 20 (the set has 20)"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_hard_keeps_the_examples_the_nets_misjudge() {
     let dir = std::env::temp_dir().join(format!("cubeful-hard-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

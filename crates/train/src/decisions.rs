@@ -818,6 +818,18 @@ impl DecisionSet {
     /// (`8/5 6/5`); blank lines and lines starting with `#` are skipped. Every decision needs
     /// exactly one legal play.
     pub fn parse_choices(&self, text: &str) -> Result<Vec<LegalMove>, ChoicesError> {
+        self.parse_choices_from(text, 0, self.decisions.len())
+    }
+
+    /// [`DecisionSet::parse_choices`] for a set measured together with others: its decisions
+    /// are numbered from `first` in the file, which numbers `total` decisions in all; lines of
+    /// the other sets' decisions are skipped.
+    pub fn parse_choices_from(
+        &self,
+        text: &str,
+        first: usize,
+        total: usize,
+    ) -> Result<Vec<LegalMove>, ChoicesError> {
         let mut choices: Vec<Option<LegalMove>> = vec![None; self.decisions.len()];
         for (n, line) in text.lines().enumerate() {
             let error = |reason: String| ChoicesError::Line {
@@ -831,26 +843,35 @@ impl DecisionSet {
             let (index, play) = line
                 .split_once(|c: char| c.is_ascii_whitespace())
                 .unwrap_or((line, ""));
-            let index: usize = index
+            let number: usize = index
                 .parse()
                 .map_err(|_| error(format!("{index:?} is not a decision number")))?;
-            let Some(d) = self.decisions.get(index) else {
+            if number >= total {
                 return Err(error(format!(
-                    "there is no decision {index} (the set has {})",
-                    self.decisions.len()
+                    "there is no decision {number} (the set has {total})"
                 )));
+            }
+            let Some(index) = number.checked_sub(first) else {
+                continue;
+            };
+            let Some(d) = self.decisions.get(index) else {
+                continue;
             };
             if choices[index].is_some() {
-                return Err(error(format!("a second choice for decision {index}")));
+                return Err(error(format!("a second choice for decision {number}")));
             }
             let play = cubeful_engine::notation::parse_move(&d.position, d.dice, play.trim())
-                .map_err(|e| error(format!("decision {index} (roll {}): {e}", d.dice)))?;
+                .map_err(|e| error(format!("decision {number} (roll {}): {e}", d.dice)))?;
             choices[index] = Some(play);
         }
         choices
             .into_iter()
             .enumerate()
-            .map(|(index, c)| c.ok_or(ChoicesError::Missing { index }))
+            .map(|(index, c)| {
+                c.ok_or(ChoicesError::Missing {
+                    index: first + index,
+                })
+            })
             .collect()
     }
 
@@ -879,38 +900,7 @@ impl DecisionSet {
     /// The figures of per-decision `errors` (as [`DecisionSet::errors`] gives them) of choices
     /// at `plies`.
     pub fn summarise(&self, errors: &[(f32, bool)], plies: u8) -> BenchScore {
-        let summarise = |class: Option<NetClass>| {
-            let mut s = ClassScore::default();
-            let mut values = Vec::new();
-            let mut best = 0usize;
-            for (d, &(error, inside)) in self.decisions.iter().zip(errors) {
-                if class.is_some_and(|c| c != d.class) {
-                    continue;
-                }
-                values.push(f64::from(error));
-                if inside && error <= 0.0 {
-                    best += 1;
-                }
-                if !inside {
-                    s.outside_candidates += 1;
-                }
-            }
-            s.decisions = values.len();
-            let (mean, se) = mean_and_standard_error(&values);
-            s.mean_error_millipoints = 1000.0 * mean;
-            s.standard_error_millipoints = 1000.0 * se;
-            if s.decisions > 0 {
-                s.best_play_share = best as f64 / s.decisions as f64;
-            }
-            s
-        };
-        BenchScore {
-            plies,
-            contact: summarise(Some(NetClass::Contact)),
-            crashed: summarise(Some(NetClass::Crashed)),
-            race: summarise(Some(NetClass::Race)),
-            overall: summarise(None),
-        }
+        summarise(&self.classes(), errors, plies)
     }
 
     /// The paired difference of two sets of per-decision errors, `a − b`, on the decisions of
@@ -922,16 +912,75 @@ impl DecisionSet {
         b: &[(f32, bool)],
         class: Option<NetClass>,
     ) -> (f64, f64) {
-        let values: Vec<f64> = self
-            .decisions
-            .iter()
-            .zip(a.iter().zip(b))
-            .filter(|(d, _)| class.is_none_or(|c| c == d.class))
-            .map(|(_, (x, y))| f64::from(x.0) - f64::from(y.0))
-            .collect();
-        let (mean, se) = mean_and_standard_error(&values);
-        (1000.0 * mean, 1000.0 * se)
+        paired_difference(&self.classes(), a, b, class)
     }
+
+    /// The class of each decision, in order.
+    pub fn classes(&self) -> Vec<NetClass> {
+        self.decisions.iter().map(|d| d.class).collect()
+    }
+}
+
+/// The benchmark figures of choices at `plies` whose per-decision `errors` (as
+/// [`DecisionSet::errors`] gives them) were made in decisions of `classes` (one class per
+/// error): so several sets (seeds) can be measured as one.
+pub fn summarise(classes: &[NetClass], errors: &[(f32, bool)], plies: u8) -> BenchScore {
+    assert_eq!(classes.len(), errors.len(), "one class per error");
+    let summarise = |class: Option<NetClass>| {
+        let mut s = ClassScore::default();
+        let mut values = Vec::new();
+        let mut best = 0usize;
+        for (&c, &(error, inside)) in classes.iter().zip(errors) {
+            if class.is_some_and(|wanted| wanted != c) {
+                continue;
+            }
+            values.push(f64::from(error));
+            if inside && error <= 0.0 {
+                best += 1;
+            }
+            if !inside {
+                s.outside_candidates += 1;
+            }
+        }
+        s.decisions = values.len();
+        let (mean, se) = mean_and_standard_error(&values);
+        s.mean_error_millipoints = 1000.0 * mean;
+        s.standard_error_millipoints = 1000.0 * se;
+        if s.decisions > 0 {
+            s.best_play_share = best as f64 / s.decisions as f64;
+        }
+        s
+    };
+    BenchScore {
+        plies,
+        contact: summarise(Some(NetClass::Contact)),
+        crashed: summarise(Some(NetClass::Crashed)),
+        race: summarise(Some(NetClass::Race)),
+        overall: summarise(None),
+    }
+}
+
+/// The paired difference `a − b` of two choosers' per-decision errors in decisions of
+/// `classes`, on those of `class` (all for `None`): the mean and its standard error, in
+/// thousandths of a point. Negative: `a` loses less.
+pub fn paired_difference(
+    classes: &[NetClass],
+    a: &[(f32, bool)],
+    b: &[(f32, bool)],
+    class: Option<NetClass>,
+) -> (f64, f64) {
+    assert!(
+        classes.len() == a.len() && a.len() == b.len(),
+        "one class per error"
+    );
+    let values: Vec<f64> = classes
+        .iter()
+        .zip(a.iter().zip(b))
+        .filter(|(&c, _)| class.is_none_or(|wanted| wanted == c))
+        .map(|(_, (x, y))| f64::from(x.0) - f64::from(y.0))
+        .collect();
+    let (mean, se) = mean_and_standard_error(&values);
+    (1000.0 * mean, 1000.0 * se)
 }
 
 /// The mean of `values` and its standard error (0 and 0 for no values, standard error 0 for one).
