@@ -4,5 +4,6 @@
 # chunks already written are skipped.
 set -e
 cd "$(dirname "$0")/.."
+mkdir -p training/label2p-r4
 training/bin/cubeful-cli train label --nets training/adam10 --dir training/label2p-r4 \
     --chunks 200 --chunk-positions 5000 --plies 2 --prune --seed 41 --threads "${THREADS:-2}"
