@@ -86,6 +86,23 @@ pub struct MinibatchConfig {
     pub seed: u64,
     /// Threads computing the gradient of a batch (the result does not depend on it).
     pub threads: usize,
+    /// Weight averaging: with `Some(d)`, each net's weights are also averaged over the run, the
+    /// average moving `1 − d` of the way to the trained weights after each of its batches (an
+    /// exponential moving average over about `1/(1 − d)` batches), and the averages are the nets
+    /// measured, selected and returned. `None`: the trained weights themselves.
+    pub average: Option<f32>,
+}
+
+/// Moves every weight of `average` `1 − decay` of the way to `net`'s.
+fn blend(average: &mut Net, net: &Net, decay: f32) {
+    let (w1, b1, w2, b2) = net.params();
+    let a = average.params_mut();
+    for (avg, now) in [(a.w1, w1), (a.b1, b1), (a.w2, w2), (a.b2, b2)] {
+        for (x, &y) in avg.iter_mut().zip(now) {
+            *x = decay * *x + (1.0 - decay) * y;
+        }
+    }
+    average.trained = net.trained;
 }
 
 /// Figures of the nets after an epoch (epoch 0: the starting nets).
@@ -244,7 +261,8 @@ fn shard_gradients(
 
 /// Trains `nets` on `train` with Adam; returns the nets of the epoch with the best `select`
 /// figure (possibly the starting nets) and the number of that epoch. `report` is called with the
-/// figures and the nets of epoch 0 (the starting nets) and of every epoch after it.
+/// figures and the nets of epoch 0 (the starting nets) and of every epoch after it. With
+/// [`MinibatchConfig::average`] the nets measured and returned are the weight averages.
 pub fn train(
     mut nets: Nets,
     train: &[Example],
@@ -306,6 +324,7 @@ pub fn train(
         Selection::EquityRmse => f.rmse,
         Selection::Decisions(_) => f.decisions.unwrap_or(f64::INFINITY),
     };
+    let mut averages = config.average.map(|_| nets.clone());
     let first = figures(&nets);
     let mut best = (figure_of(&first), nets.clone(), 0usize);
     report(
@@ -355,13 +374,17 @@ pub fn train(
             total.scale(1.0 / batch.len() as f32);
             adams[k].step_net(net, total, alpha);
             net.trained += batch.len() as u64;
+            if let (Some(averages), Some(decay)) = (&mut averages, config.average) {
+                blend(averages.net_mut(class), net, decay);
+            }
             step += 1;
         }
-        let f = figures(&nets);
+        let measured = averages.as_ref().unwrap_or(&nets);
+        let f = figures(measured);
         let figure = figure_of(&f);
         let is_best = figure < best.0;
         if is_best {
-            best = (figure, nets.clone(), epoch);
+            best = (figure, measured.clone(), epoch);
         }
         report(
             &MinibatchReport {
@@ -376,7 +399,7 @@ pub fn train(
                 best: is_best,
                 seconds: start.elapsed().as_secs_f64(),
             },
-            &nets,
+            measured,
         );
     }
     (best.1, best.2)
@@ -438,6 +461,7 @@ mod tests {
             adam: AdamParams::default(),
             seed: 5,
             threads: 1,
+            average: None,
         };
         let start = Nets::embedded();
         let mut reports = Vec::new();
@@ -509,5 +533,80 @@ mod tests {
             |_, _| {},
         );
         assert_ne!(one.contact.params().0, three.contact.params().0);
+    }
+
+    #[test]
+    fn weight_averaging_returns_the_average_of_the_trained_weights() {
+        let ex = examples();
+        let (train_set, held) = split_validation(&ex, 0.1);
+        let config = MinibatchConfig {
+            epochs: 2,
+            batch: 50,
+            alpha: 1e-3,
+            schedule: Schedule::Exponential { decay: 1.0 },
+            loss: Loss::CrossEntropy,
+            adam: AdamParams::default(),
+            seed: 3,
+            threads: 1,
+            average: None,
+        };
+        let start = Nets::embedded();
+        let run = |average: Option<f32>| {
+            let mut last = None;
+            let config = MinibatchConfig {
+                average,
+                ..config.clone()
+            };
+            train(
+                start.clone(),
+                &train_set,
+                &held,
+                &config,
+                Selection::Loss,
+                |r, nets| {
+                    if r.epoch == config.epochs {
+                        last = Some(nets.clone());
+                    }
+                },
+            );
+            last.unwrap()
+        };
+        let plain = run(None);
+        // Decay 0: the average is the trained weights after every batch.
+        let same = run(Some(0.0));
+        for class in NetClass::ALL {
+            assert_eq!(same.net(class), plain.net(class));
+        }
+        // Decay 1: the average never moves from the starting nets.
+        let frozen = run(Some(1.0));
+        for class in NetClass::ALL {
+            assert_eq!(frozen.net(class).params(), start.net(class).params());
+        }
+        // In between: weights between the start and the trained ones, closer to the trained.
+        let averaged = run(Some(0.9));
+        let (w_start, w_plain, w_avg) = (
+            start.contact.params().0,
+            plain.contact.params().0,
+            averaged.contact.params().0,
+        );
+        let distance = |a: &[f32], b: &[f32]| -> f64 {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| f64::from(x - y).powi(2))
+                .sum::<f64>()
+                .sqrt()
+        };
+        let moved = distance(w_start, w_plain);
+        assert!(moved > 0.0);
+        assert!(distance(w_avg, w_plain) > 0.0);
+        assert!(
+            distance(w_avg, w_plain) < 0.5 * moved,
+            "{} of {moved}",
+            distance(w_avg, w_plain)
+        );
+        assert!(
+            mean_loss(&averaged, &held, Loss::CrossEntropy)
+                < mean_loss(&start, &held, Loss::CrossEntropy)
+        );
     }
 }
