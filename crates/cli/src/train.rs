@@ -279,6 +279,10 @@ pub struct SupervisedArgs {
     /// net keeps its width). A multiple of 64 keeps the fast evaluation path.
     #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
     hidden: Option<u32>,
+    /// Widen the starting race net to this many hidden units before training, as --hidden does
+    /// the others.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
+    hidden_race: Option<u32>,
     #[arg(long, value_enum, default_value_t = Optimizer::Sgd)]
     optimizer: Optimizer,
     /// Loss (adam only; sgd descends the cross-entropy gradient).
@@ -727,9 +731,12 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
         }
     }
     let mut nets = (*args.nets.load()?).clone();
-    if let Some(hidden) = args.hidden {
-        widen(&mut nets, hidden as usize, args.seed)?;
-    }
+    widen(
+        &mut nets,
+        args.hidden.map(|h| h as usize),
+        args.hidden_race.map(|h| h as usize),
+        args.seed,
+    )?;
     let examples = load_examples(&args.data, &args.data_dir, "supervised")?;
     eprintln!("supervised: {} examples", examples.len());
     if examples.is_empty() {
@@ -741,18 +748,27 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
     }
 }
 
-/// Widens the contact and crashed nets to `hidden` units (see `Net::widened`), reproducibly
-/// from `seed`.
-fn widen(nets: &mut Nets, hidden: usize, seed: u64) -> Result<()> {
+/// Widens the contact and crashed nets to `hidden` units and the race net to `hidden_race` (see
+/// `Net::widened`; `None`: as they are), reproducibly from `seed`.
+fn widen(
+    nets: &mut Nets,
+    hidden: Option<usize>,
+    hidden_race: Option<usize>,
+    seed: u64,
+) -> Result<()> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5769_6465);
-    for net in [&mut nets.contact, &mut nets.crashed] {
+    let widths = [(&mut nets.contact, hidden), (&mut nets.crashed, hidden)];
+    for (net, hidden) in widths.into_iter().chain([(&mut nets.race, hidden_race)]) {
+        let Some(hidden) = hidden else {
+            continue;
+        };
         let from = net.hidden();
         *net = net
             .widened(hidden, 0.1, || rng.gen::<f32>())
             .ok_or_else(|| {
                 anyhow::anyhow!(
-                    "--hidden {hidden} is narrower than the {} net's {from} hidden units",
+                    "cannot widen the {} net to {hidden} hidden units: it has {from}",
                     net.class().name()
                 )
             })?;

@@ -506,6 +506,79 @@ fn bench_decisions_measures_several_seeds_as_one_set() {
 }
 
 #[test]
+fn train_supervised_widens_the_nets_it_is_asked_to() {
+    let dir = std::env::temp_dir().join(format!("cubeful-widen-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let d = data.to_str().unwrap();
+    let out = run(&[
+        "train",
+        "label",
+        "--dir",
+        d,
+        "--chunks",
+        "1",
+        "--chunk-positions",
+        "30",
+        "--plies",
+        "1",
+        "--threads",
+        "1",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let embedded = cubeful_engine::eval::Nets::embedded();
+    let widths = |extra: &[&str]| -> [usize; 3] {
+        let nets = dir.join("nets");
+        let mut args = vec![
+            "train",
+            "supervised",
+            "--optimizer",
+            "adam",
+            "--data-dir",
+            d,
+        ];
+        args.extend_from_slice(&["--epochs", "1", "--threads", "1", "--out"]);
+        args.push(nets.to_str().unwrap());
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        assert!(out.status.success(), "{out:?}");
+        let n = cubeful_engine::eval::Nets::load_dir(&nets).unwrap();
+        [n.contact.hidden(), n.crashed.hidden(), n.race.hidden()]
+    };
+    let (c, r) = (embedded.contact.hidden(), embedded.race.hidden());
+    assert_eq!(widths(&[]), [c, embedded.crashed.hidden(), r]);
+    assert_eq!(
+        widths(&["--hidden-race", &(r + 64).to_string()]),
+        [c, c, r + 64]
+    );
+    assert_eq!(
+        widths(&["--hidden", &(c + 64).to_string()]),
+        [c + 64, c + 64, r]
+    );
+    // Narrowing is refused, naming the net.
+    let out = run(&[
+        "train",
+        "supervised",
+        "--optimizer",
+        "adam",
+        "--data-dir",
+        d,
+        "--out",
+        "x",
+        "--hidden-race",
+        "8",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("cannot widen the race net to 8 hidden units: it has"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_hard_keeps_the_examples_the_nets_misjudge() {
     let dir = std::env::temp_dir().join(format!("cubeful-hard-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
