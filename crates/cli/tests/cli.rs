@@ -505,18 +505,18 @@ fn bench_decisions_measures_several_seeds_as_one_set() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn train_supervised_widens_the_nets_it_is_asked_to() {
-    let dir = std::env::temp_dir().join(format!("cubeful-widen-{}", std::process::id()));
+/// A fresh temporary folder `cubeful-NAME-PID` holding `data/`: one chunk of 30 self-play
+/// positions with 1-ply targets, as `train label` writes it.
+fn labelled_data(name: &str) -> (PathBuf, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("cubeful-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let data = dir.join("data");
     std::fs::create_dir_all(&data).unwrap();
-    let d = data.to_str().unwrap();
     let out = run(&[
         "train",
         "label",
         "--dir",
-        d,
+        data.to_str().unwrap(),
         "--chunks",
         "1",
         "--chunk-positions",
@@ -527,6 +527,13 @@ fn train_supervised_widens_the_nets_it_is_asked_to() {
         "1",
     ]);
     assert!(out.status.success(), "{out:?}");
+    (dir, data)
+}
+
+#[test]
+fn train_supervised_widens_the_nets_it_is_asked_to() {
+    let (dir, data) = labelled_data("widen");
+    let d = data.to_str().unwrap();
     let embedded = cubeful_engine::eval::Nets::embedded();
     let widths = |extra: &[&str]| -> [usize; 3] {
         let nets = dir.join("nets");
@@ -580,26 +587,8 @@ fn train_supervised_widens_the_nets_it_is_asked_to() {
 
 #[test]
 fn train_hard_keeps_the_examples_the_nets_misjudge() {
-    let dir = std::env::temp_dir().join(format!("cubeful-hard-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data = dir.join("data");
-    std::fs::create_dir_all(&data).unwrap();
+    let (dir, data) = labelled_data("hard");
     let d = data.to_str().unwrap();
-    let out = run(&[
-        "train",
-        "label",
-        "--dir",
-        d,
-        "--chunks",
-        "1",
-        "--chunk-positions",
-        "30",
-        "--plies",
-        "1",
-        "--threads",
-        "1",
-    ]);
-    assert!(out.status.success(), "{out:?}");
     let hard = dir.join("hard.bin");
     let count = |min_error: &str| -> usize {
         let out = run(&[
