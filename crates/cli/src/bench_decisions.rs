@@ -55,6 +55,10 @@ pub struct Args {
     /// $CUBEFUL_BEAROFF_DIR, else the user cache folder].
     #[arg(long, value_name = "DIR")]
     bearoff_dir: Option<PathBuf>,
+    /// The measured choices judge bearoff positions by the bearoff databases (of
+    /// `--bearoff-dir`), as the program plays when it has them, instead of by the race net alone.
+    #[arg(long, conflicts_with = "choices")]
+    bearoff: bool,
     /// Nets that play the games and score the candidates [default: the embedded nets].
     #[arg(long, value_name = "DIR")]
     reference_nets: Option<PathBuf>,
@@ -74,7 +78,7 @@ pub struct Args {
     /// Print the set's decisions instead of measuring anything, one per line: its number, the
     /// position ID (player on roll), the roll and the class; for having another program choose
     /// (`--choices`).
-    #[arg(long, conflicts_with_all = ["nets", "plies", "against", "json", "choices"])]
+    #[arg(long, conflicts_with_all = ["nets", "plies", "against", "json", "choices", "bearoff"])]
     list: bool,
     /// Measure the plays in this file instead of the nets' choices: one line per decision, its
     /// number and the play (`17 8/5 6/5`, any notation `hint` prints or `move` reads), as another
@@ -278,16 +282,17 @@ pub fn run(args: &Args) -> Result<()> {
             plies: args.reference_plies,
         },
     };
-    // Only rollouts use the bearoff databases.
-    let bearoff = match judge {
-        Judge::Rollout { .. } => {
+    // Rollouts stop at the bearoff databases; the choices use them with `--bearoff`.
+    let bearoff = match (judge, args.bearoff) {
+        (Judge::Rollout { .. }, _) | (_, true) => {
             let dir = crate::bearoff::DirArg {
                 dir: args.bearoff_dir.clone(),
             };
             Some(Arc::new(dir.open()?))
         }
-        Judge::Search { .. } => None,
+        (Judge::Search { .. }, false) => None,
     };
+    let choosing_bearoff = bearoff.as_ref().filter(|_| args.bearoff);
     let mut sets = Sets { sets: Vec::new() };
     for &seed in &args.seed {
         let spec = SetSpec {
@@ -295,10 +300,14 @@ pub fn run(args: &Args) -> Result<()> {
             seed,
             judge,
         };
+        let judge_bearoff = match judge {
+            Judge::Rollout { .. } => bearoff.clone(),
+            Judge::Search { .. } => None,
+        };
         sets.sets.push(load_set(
             &args.cache,
             &reference,
-            bearoff.clone(),
+            judge_bearoff,
             spec,
             threads,
         )?);
@@ -325,7 +334,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
         None => {
             let nets = args.nets.load()?;
-            sets.concat(|set, _| Ok(set.errors(&nets, args.plies, threads)))?
+            sets.concat(|set, _| Ok(set.errors(&nets, args.plies, choosing_bearoff, threads)))?
         }
     };
     let classes = sets.classes();
@@ -334,7 +343,9 @@ pub fn run(args: &Args) -> Result<()> {
         None => None,
         Some(dir) => {
             let nets = Arc::new(Nets::load_dir(dir)?);
-            Some(sets.concat(|set, _| Ok(set.errors(&nets, args.plies, threads)))?)
+            Some(
+                sets.concat(|set, _| Ok(set.errors(&nets, args.plies, choosing_bearoff, threads)))?,
+            )
         }
     };
     let against = match (&args.against, &other_errors) {
@@ -376,6 +387,7 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let choices = match &args.choices {
         Some(_) => "the file's choices".to_string(),
+        None if args.bearoff => format!("{}-ply choices with the bearoff databases", args.plies),
         None => format!("{}-ply choices", args.plies),
     };
     println!(

@@ -505,6 +505,66 @@ fn bench_decisions_measures_several_seeds_as_one_set() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
+    let dir = std::env::temp_dir().join(format!("cubeful-bench-bearoff-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.to_str().unwrap();
+    // Seed 10's ten decisions hold a bearoff where the databases choose another play than the
+    // race net.
+    let with = |extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["bench", "decisions", "--positions", "10", "--seed", "10"];
+        args.extend_from_slice(&["--reference-plies", "1", "--cache", cache]);
+        args.extend_from_slice(extra);
+        args.into_iter().map(str::to_string).collect()
+    };
+    let errors = |extra: &[&str]| -> Vec<String> {
+        let tsv = dir.join("errors.tsv");
+        let args = with(&[extra, &["--errors", tsv.to_str().unwrap()]].concat());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let text = stdout(&args);
+        if extra.contains(&"--bearoff") {
+            assert!(
+                text.contains("0-ply choices with the bearoff databases"),
+                "{text}"
+            );
+        }
+        let rows = std::fs::read_to_string(&tsv).unwrap();
+        rows.lines()
+            .skip(1)
+            .map(|l| l.split('\t').nth(4).unwrap().to_string())
+            .collect()
+    };
+    // The plays `hint` makes at 0-ply with the bearoff databases, as a file of choices.
+    let listing = with(&["--list"]);
+    let listing: Vec<&str> = listing.iter().map(String::as_str).collect();
+    let mut choices = String::new();
+    for row in stdout(&listing).lines().filter(|l| !l.starts_with('#')) {
+        let row: Vec<&str> = row.split('\t').collect();
+        let text = stdout(&["hint", row[1], "--dice", row[2], "--plies", "0", "--json"]);
+        let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        choices.push_str(&format!(
+            "{} {}\n",
+            row[0],
+            v["moves"][0]["move"].as_str().unwrap()
+        ));
+    }
+    let file = dir.join("choices.txt");
+    std::fs::write(&file, &choices).unwrap();
+    let with_databases = errors(&["--bearoff"]);
+    assert_eq!(
+        with_databases,
+        errors(&["--choices", file.to_str().unwrap()])
+    );
+    assert_ne!(
+        with_databases,
+        errors(&[]),
+        "the race net alone chooses otherwise"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A fresh temporary folder `cubeful-NAME-PID` holding `data/`: one chunk of 30 self-play
 /// positions with 1-ply targets, as `train label` writes it.
 fn labelled_data(name: &str) -> (PathBuf, PathBuf) {

@@ -61,7 +61,7 @@ use cubeful_engine::cube::{CubeContext, Ownership};
 use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::class::classify;
 use cubeful_engine::eval::nn::NetClass;
-use cubeful_engine::eval::{net_class, Evaluator, Nets, Probabilities};
+use cubeful_engine::eval::{net_class, BearoffOracle, Evaluator, Nets, Probabilities};
 use cubeful_engine::files::{read_regular, write_atomically, FileError};
 use cubeful_engine::search::rollout::{Rollout, RolloutSettings, Subject};
 use cubeful_engine::search::{EvalSettings, FilterPreset, Search};
@@ -767,8 +767,16 @@ impl DecisionSet {
     /// of the worst candidate.
     ///
     /// The measured search pre-selects plays with the pruning nets when `nets` has them (as the
-    /// program plays, docs/ENGINE.md §Pruning nets); the reference scores never do.
-    pub fn errors(&self, nets: &Arc<Nets>, plies: u8, threads: usize) -> Vec<(f32, bool)> {
+    /// program plays, docs/ENGINE.md §Pruning nets); the reference scores never do. With
+    /// `bearoff`, the choices judge bearoff positions by its databases (as the program does when
+    /// it has them); without, by the race net alone.
+    pub fn errors(
+        &self,
+        nets: &Arc<Nets>,
+        plies: u8,
+        bearoff: Option<&Arc<BearoffDb>>,
+        threads: usize,
+    ) -> Vec<(f32, bool)> {
         let ctx = CubeContext::money(1, Ownership::Centered);
         let settings = EvalSettings {
             prune: true,
@@ -779,11 +787,13 @@ impl DecisionSet {
             threads,
             || {
                 let scorer = self.reference.as_ref().map(|r| Scorer::new(self.judge, r));
-                (
-                    Evaluator::new(nets.clone()),
-                    Search::new(nets.clone()),
-                    scorer,
-                )
+                let mut evaluator = Evaluator::new(nets.clone());
+                let mut search = Search::new(nets.clone());
+                if let Some(db) = bearoff {
+                    evaluator.set_bearoff(Some(db.clone() as Arc<dyn BearoffOracle>));
+                    search.set_bearoff(Some(db.clone()));
+                }
+                (evaluator, search, scorer)
             },
             |(evaluator, search, scorer), i| {
                 let d = &self.decisions[i];
@@ -894,7 +904,7 @@ impl DecisionSet {
 
     /// The benchmark figures of `nets` choosing at `plies`.
     pub fn score(&self, nets: &Arc<Nets>, plies: u8, threads: usize) -> BenchScore {
-        self.summarise(&self.errors(nets, plies, threads), plies)
+        self.summarise(&self.errors(nets, plies, None, threads), plies)
     }
 
     /// The figures of per-decision `errors` (as [`DecisionSet::errors`] gives them) of choices
@@ -1125,7 +1135,7 @@ mod tests {
         // A 1-ply choice of the reference nets maximises the same 1-ply scores over the plays the
         // Normal filter keeps (the leading plays within 0.16 at 0-ply, at most 8). Where those
         // include every candidate, a choice among the candidates is the best one.
-        for (d, (error, inside)) in set.decisions.iter().zip(set.errors(&nets, 1, 2)) {
+        for (d, (error, inside)) in set.decisions.iter().zip(set.errors(&nets, 1, None, 2)) {
             let ranked = evaluator.rank_moves(&d.position, d.dice);
             let best = ranked[0].1.equity();
             let kept = ranked
@@ -1150,7 +1160,7 @@ mod tests {
         let (all, classes) = (score.overall, [score.contact, score.crashed, score.race]);
         assert_eq!(all.decisions, 30);
         assert_eq!(classes.iter().map(|c| c.decisions).sum::<usize>(), 30);
-        let errors = set.errors(&nets, 0, 1);
+        let errors = set.errors(&nets, 0, None, 1);
         let mean = 1000.0 * errors.iter().map(|e| f64::from(e.0)).sum::<f64>() / 30.0;
         assert!((all.mean_error_millipoints - mean).abs() < 1e-9);
         let weighted: f64 = classes
@@ -1161,7 +1171,7 @@ mod tests {
         assert!((all.mean_error_millipoints - weighted).abs() < 1e-9);
         assert!(all.mean_error_millipoints > 0.0, "0-ply is not 1-ply");
         assert!(all.standard_error_millipoints > 0.0);
-        let at_one_ply = set.errors(&nets, 1, 1);
+        let at_one_ply = set.errors(&nets, 1, None, 1);
         let (diff, se) = set.paired_difference(&errors, &at_one_ply, None);
         let one = set.summarise(&at_one_ply, 1).overall.mean_error_millipoints;
         assert!((diff - (all.mean_error_millipoints - one)).abs() < 1e-9);
@@ -1187,7 +1197,10 @@ mod tests {
             text.push_str(&format!("{i}\t{play}\n"));
         }
         let choices = set.parse_choices(&text).unwrap();
-        assert_eq!(set.errors_of_choices(&choices, 2), set.errors(&nets, 0, 1));
+        assert_eq!(
+            set.errors_of_choices(&choices, 2),
+            set.errors(&nets, 0, None, 1)
+        );
         // Which line is wrong, and why.
         let line = |text: &str| match set.parse_choices(text) {
             Err(ChoicesError::Line { line, reason }) => (line, reason),
@@ -1225,11 +1238,11 @@ mod tests {
             let worst = d.candidates.last().unwrap().equity;
             expected.push(((best - removed.equity).max(0.0), best - worst));
         }
-        let with_reference = set.errors(&nets, 0, 1);
+        let with_reference = set.errors(&nets, 0, None, 1);
         let mut detached = set.clone();
         detached.reference = None;
         assert!(set.has_reference() && !detached.has_reference());
-        let without = detached.errors(&nets, 0, 1);
+        let without = detached.errors(&nets, 0, None, 1);
         for (((exact, inside), (charged, inside2)), (want_exact, want_charged)) in
             with_reference.iter().zip(&without).zip(&expected)
         {
