@@ -351,6 +351,34 @@ fn oracle_and_evaluator_use_the_databases() {
 }
 
 #[test]
+fn race_backgammons_come_from_the_one_sided_database() {
+    let mut evaluator = Evaluator::new(Arc::new(Nets::embedded()));
+    evaluator.set_bearoff(Some(Arc::new(db().clone())));
+    // The player on roll still has a checker on its 23-point, five pips inside the opponent's
+    // home board, and the opponent is off with its next roll: a backgammon unless the player
+    // gets out now (all rolls but 1-1, 2-1 and 3-1).
+    let stuck = 5.0 / 36.0;
+    let loser_on_roll = position(&[(6, 14), (23, 1)], &[(1, 1)]);
+    let p = evaluator.evaluate(&loser_on_roll);
+    assert!((p.lose_backgammon - stuck).abs() < 1e-6, "{p:?}");
+    assert!(p.lose_gammon >= p.lose_backgammon);
+    assert_eq!(p.win, 0.0);
+    // The same race with the winner on roll: a sure backgammon.
+    let p = evaluator.evaluate(&loser_on_roll.swap());
+    assert_eq!((p.win, p.win_gammon, p.win_backgammon), (1.0, 1.0, 1.0));
+    // Two stragglers on the 19- and 20-points against a winner with two checkers on the ace
+    // point: the player's own equity by the database, not by the race net.
+    let two = position(&[(6, 13), (19, 1), (20, 1)], &[(1, 2)]);
+    let exact = one()
+        .backgammon(&side(&[(1, 2)]), &side(&[(6, 13), (19, 1), (20, 1)]), false)
+        .unwrap();
+    assert!((evaluator.evaluate(&two).lose_backgammon - exact as f32).abs() < 1e-6);
+    // Without the databases the race net answers.
+    let mut alone = Evaluator::new(Arc::new(Nets::embedded()));
+    assert!((alone.evaluate(&loser_on_roll).lose_backgammon - stuck).abs() > 0.01);
+}
+
+#[test]
 fn files_round_trip_and_corruption_is_rejected() {
     let dir = std::env::temp_dir().join(format!("cubeful-bearoff-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -113,6 +113,12 @@ impl Probabilities {
 pub trait BearoffOracle: Send + Sync {
     /// The exact cubeless chances of `position` for the player on roll, if known.
     fn probabilities(&self, position: &Position) -> Option<Probabilities>;
+
+    /// In a race (no contact), `winner`'s chance of a backgammon, if known: the race net's own
+    /// estimate of it is replaced by this one.
+    fn backgammon(&self, _position: &Position, _winner: Side) -> Option<f32> {
+        None
+    }
 }
 
 /// The three nets of the evaluator, and the pruning nets the search pre-selects plays with.
@@ -372,6 +378,11 @@ impl Evaluator {
                 let mut out = [0.0f32; OUTPUTS];
                 net.forward(x, &mut self.hidden, &mut out);
                 let mut p = Probabilities::from_array(out);
+                if net_class == NetClass::Race {
+                    if let Some(oracle) = &self.bearoff {
+                        race_backgammons(oracle.as_ref(), position, &mut p);
+                    }
+                }
                 sanity_check(position, &mut p);
                 p
             }
@@ -441,6 +452,29 @@ impl Evaluator {
 
 fn cache_slot(position: &Position) -> usize {
     (position.fingerprint() >> (64 - CACHE_BITS)) as usize
+}
+
+/// The backgammon chances of a race from `oracle` where it knows them (GNU Backgammon does the
+/// same after its race net): a side whose opponent still has every checker, some of them in the
+/// side's home board, wins a backgammon by bearing off before they get out. A gammon chance below
+/// the backgammon chance is raised to it.
+fn race_backgammons(oracle: &dyn BearoffOracle, position: &Position, p: &mut Probabilities) {
+    let b = position.board();
+    // The player's home board is points 1–6; the opponent's is 19–24.
+    let in_player_home = b[1..=6].iter().any(|&c| c < 0);
+    let in_opponent_home = b[19..=24].iter().any(|&c| c > 0);
+    if in_player_home && position.off(Side::Opponent) == 0 {
+        if let Some(bg) = oracle.backgammon(position, Side::Player) {
+            p.win_backgammon = bg;
+            p.win_gammon = p.win_gammon.max(bg);
+        }
+    }
+    if in_opponent_home && position.off(Side::Player) == 0 {
+        if let Some(bg) = oracle.backgammon(position, Side::Opponent) {
+            p.lose_backgammon = bg;
+            p.lose_gammon = p.lose_gammon.max(bg);
+        }
+    }
 }
 
 /// Facts about one side used by the sanity rules.

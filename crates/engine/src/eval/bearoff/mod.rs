@@ -477,6 +477,16 @@ impl BearoffOracle for BearoffDb {
             .as_ref()?
             .race(&position.side(Side::Player), &position.side(Side::Opponent))
     }
+
+    /// From the one-sided database ([`OneSided::backgammon`]).
+    fn backgammon(&self, position: &Position, winner: Side) -> Option<f32> {
+        let chance = self.one_sided.as_ref()?.backgammon(
+            &position.side(winner),
+            &position.side(winner.other()),
+            winner == Side::Player,
+        )?;
+        Some(chance as f32)
+    }
 }
 
 fn expect_layout(

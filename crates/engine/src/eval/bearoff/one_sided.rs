@@ -38,6 +38,19 @@
 //! P(lose gammon) = Σ_j P(T_B = j) · P(G_A ≥ j + 1)    (only if the player has borne off nothing)
 //! ```
 //!
+//! # Race backgammons
+//!
+//! In a race where the loser still has all its checkers and some of them in the winner's home
+//! board, the winner's backgammon is the race between the winner bearing off (`T_W`, when all its
+//! checkers are home) and the loser bringing those stragglers out of the zone. Carrying a
+//! checker from the winner's home board (the loser's points 19–24) to the loser's 18-point is a
+//! bearoff from points 1–6 in all but a rule the loser seldom needs (a die larger than a
+//! straggler's distance may always carry it out, where a bearoff allows that only from the
+//! highest point), so its rolls `Z` are read from the database as those of the stragglers put on
+//! points 1–6, as GNU Backgammon reads them. The winner on roll wins a backgammon with
+//! `Σ_i P(T_W = i) · P(Z ≥ i)`, the loser on roll saves it one roll sooner:
+//! `Σ_i P(T_W = i) · P(Z ≥ i + 1)` ([`OneSided::backgammon`]).
+//!
 //! Backgammons are impossible: every checker of the loser is in its own home board, which is the
 //! far end of the board for the winner, never the winner's home board, and none is on the bar.
 //! This race value is exact only as far as each side's "fewest rolls" play is also its best play
@@ -371,6 +384,32 @@ impl OneSided {
         Some(p)
     }
 
+    /// The winner's chance of a backgammon in a race (see [Race backgammons](self#race-backgammons)):
+    /// `winner` and `loser` are the sides' checkers (`Position::side` layouts), `winner_on_roll`
+    /// says who rolls next. `None` when the winner's checkers do not fit the database (not all
+    /// home, say) or the stragglers do not; `Some(0)` when the loser has borne off a checker or
+    /// has none in the winner's home board.
+    pub fn backgammon(&self, winner: &[u8], loser: &[u8], winner_on_roll: bool) -> Option<f64> {
+        if total(loser) < u32::from(CHECKERS) {
+            return Some(0.0);
+        }
+        let mut stragglers = [0u8; 6];
+        stragglers.copy_from_slice(loser.get(18..24)?);
+        if stragglers.iter().all(|&n| n == 0) {
+            return Some(0.0);
+        }
+        if loser.get(24).is_some_and(|&bar| bar > 0) {
+            return None; // on the bar: not a race
+        }
+        let w = self.index(winner)?;
+        if w == 0 {
+            return None;
+        }
+        let finish = self.distribution(w, Goal::AllOff)?;
+        let escape = self.distribution_of(&stragglers, Goal::AllOff)?;
+        Some(finish.against(&escape, usize::from(!winner_on_roll)))
+    }
+
     /// Checks every entry's shape: probabilities in [0, 1] that add up to 1 (within 1e-5).
     pub fn check_sums(&self) -> Result<(), u32> {
         for index in 0..self.layout.count() {
@@ -514,5 +553,38 @@ mod tests {
         assert!((p.win - 0.75).abs() < 1e-6);
         assert_eq!((p.win_gammon, p.lose_gammon), (0.0, 0.0));
         assert_eq!(db.race(&[], &[1]), None);
+    }
+
+    #[test]
+    fn backgammon_of_one_straggler() {
+        let db = small();
+        // The loser: fourteen checkers on its 6-point and one on its 23-point, five pips inside
+        // the winner's home board; one roll carries it out unless it is 1-1, 2-1 or 3-1.
+        let mut loser = [0u8; 25];
+        loser[5] = 14;
+        loser[22] = 1;
+        let stuck = 5.0 / 36.0;
+        // A winner with one checker on the ace point is off with its first roll.
+        let ace = [1u8];
+        assert_eq!(db.backgammon(&ace, &loser, true), Some(1.0));
+        let p = db.backgammon(&ace, &loser, false).unwrap();
+        assert!((p - stuck).abs() < 1e-6, "{p}");
+        // One on the 6-point is off in one roll three times in four, else in two; the
+        // straggler is always out in two rolls.
+        let six = [0u8, 0, 0, 0, 0, 1];
+        let p = db.backgammon(&six, &loser, true).unwrap();
+        assert!((p - (0.75 + 0.25 * stuck)).abs() < 1e-6, "{p}");
+        let p = db.backgammon(&six, &loser, false).unwrap();
+        assert!((p - 0.75 * stuck).abs() < 1e-6, "{p}");
+        // No backgammon once the loser has borne off a checker or has none in the zone.
+        let mut off = loser;
+        off[5] = 13;
+        assert_eq!(db.backgammon(&ace, &off, true), Some(0.0));
+        let mut out = loser;
+        out[22] = 0;
+        out[17] = 1;
+        assert_eq!(db.backgammon(&ace, &out, true), Some(0.0));
+        // A winner not yet home is not in the database.
+        assert_eq!(db.backgammon(&[0, 0, 0, 0, 0, 0, 1], &loser, true), None);
     }
 }
