@@ -6,7 +6,8 @@
 # pruning nets (for quick comparisons at 0-ply); LOSS (default ce) is the loss; HARD=E adds
 # the 2-ply examples whose 0-ply equity by START (or by HARD_NETS) is at least E off
 # (train hard), HARD_REPEAT times (default 2); AVERAGE=D writes weight averages (train
-# supervised --average D); EXTRA holds more options of train supervised (e.g. --hidden-race 128).
+# supervised --average D); EXTRA holds more options of train supervised (e.g. --hidden-race 128);
+# MORE_DATA and MORE_CANDIDATES name more 2-ply and candidate sets (folders, space-separated).
 set -e
 cd "$(dirname "$0")/.."
 OUT=$1 START=${2:-training/adam5} EPOCHS=${3:-8} ALPHA=${4:-0.0007}
@@ -26,13 +27,24 @@ for set in label2p label2p-r2 label2p-r3; do
     D+=(--data-dir "$MERGED/$set")
 done
 D+=(--data-dir training/label2p-crashed-a6)
+# More 2-ply sets (MORE_DATA) and candidate sets (MORE_CANDIDATES, repeated as the candidates
+# are), as they stand when the run starts (hard links: labelling may still be adding chunks).
+C=(--data-dir training/label2p-candidates-a6)
+for set in ${MORE_DATA:-} ${MORE_CANDIDATES:-}; do
+    name=$(basename "$set")
+    mkdir "$MERGED/$name"
+    ln "$set"/chunk-*.bin "$MERGED/$name/"
+    echo "adam9: $name: $(ls "$MERGED/$name" | wc -l) chunks"
+done
+for set in ${MORE_DATA:-}; do D+=(--data-dir "$MERGED/$(basename "$set")"); done
+for set in ${MORE_CANDIDATES:-}; do C+=(--data-dir "$MERGED/$(basename "$set")"); done
 if [ -n "${HARD:-}" ]; then
     mkdir "$MERGED/hard"
-    "$CLI" train hard --nets "${HARD_NETS:-$START}" "${D[@]}" --data-dir training/label2p-candidates-a6 \
+    "$CLI" train hard --nets "${HARD_NETS:-$START}" "${D[@]}" "${C[@]}" \
         --min-error "$HARD" --out "$MERGED/hard/hard.bin" --threads 1
     for i in $(seq "${HARD_REPEAT:-2}"); do D+=(--data-dir "$MERGED/hard"); done
 fi
-for i in $(seq "${CANDIDATES:-1}"); do D+=(--data-dir training/label2p-candidates-a6); done
+for i in $(seq "${CANDIDATES:-1}"); do D+=("${C[@]}"); done
 for i in 1 2 3 4 5; do D+=(--data-dir training/rollout-r1); done
 for i in 1 2 3; do D+=(--data-dir training/rollout-races-r1); done
 for i in 1 2 3 4 5 6; do D+=(--data-dir training/rollout-holding-r1 --data-dir training/rollout-holding-r2); done

@@ -239,6 +239,15 @@ pub enum LossArg {
     Mse,
 }
 
+impl From<LossArg> for Loss {
+    fn from(loss: LossArg) -> Loss {
+        match loss {
+            LossArg::Ce => Loss::CrossEntropy,
+            LossArg::Mse => Loss::SquaredError,
+        }
+    }
+}
+
 /// The learning-rate schedule of `train supervised --optimizer adam`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ScheduleArg {
@@ -288,6 +297,9 @@ pub struct SupervisedArgs {
     /// Loss (adam only; sgd descends the cross-entropy gradient).
     #[arg(long, value_enum, default_value_t = LossArg::Ce)]
     loss: LossArg,
+    /// The race net's loss, when it is not --loss's (adam).
+    #[arg(long, value_enum)]
+    race_loss: Option<LossArg>,
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     epochs: u32,
     /// Examples per mini-batch (adam).
@@ -714,7 +726,7 @@ fn run_label(args: &LabelArgs) -> Result<()> {
 
 fn run_supervised(args: &SupervisedArgs) -> Result<()> {
     if args.optimizer == Optimizer::Sgd {
-        if args.loss != LossArg::Ce {
+        if args.loss != LossArg::Ce || args.race_loss.is_some_and(|l| l != LossArg::Ce) {
             anyhow::bail!("--optimizer sgd descends the cross-entropy gradient only (--loss ce)");
         }
         if args.select != SelectArg::Equity && args.select != SelectArg::Loss {
@@ -826,10 +838,8 @@ fn run_adam(args: &SupervisedArgs, nets: Nets, examples: &[Example]) -> Result<(
         batch: args.batch as usize,
         alpha,
         schedule,
-        loss: match args.loss {
-            LossArg::Ce => Loss::CrossEntropy,
-            LossArg::Mse => Loss::SquaredError,
-        },
+        loss: args.loss.into(),
+        race_loss: args.race_loss.map(Loss::from),
         adam: AdamParams::default(),
         seed: args.seed,
         threads,

@@ -81,6 +81,9 @@ pub struct MinibatchConfig {
     pub alpha: f32,
     pub schedule: Schedule,
     pub loss: Loss,
+    /// The race net's loss when it is not `loss` (each net learns only from the examples of its
+    /// class, so this is what a separate run with that loss would make of the race net).
+    pub race_loss: Option<Loss>,
     pub adam: AdamParams,
     /// Seed of the shuffles.
     pub seed: u64,
@@ -91,6 +94,13 @@ pub struct MinibatchConfig {
     /// exponential moving average over about `1/(1 − d)` batches), and the averages are the nets
     /// measured, selected and returned. `None`: the trained weights themselves.
     pub average: Option<f32>,
+}
+
+impl MinibatchConfig {
+    /// The loss of each net (contact, crashed, race).
+    pub fn losses(&self) -> [Loss; 3] {
+        [self.loss, self.loss, self.race_loss.unwrap_or(self.loss)]
+    }
 }
 
 /// Moves every weight of `average` `1 − decay` of the way to `net`'s.
@@ -159,9 +169,9 @@ fn classes_of(examples: &[Example]) -> Vec<Option<NetClass>> {
         .collect()
 }
 
-/// Mean loss per example of `nets`' raw outputs on `examples`, overall and per class (contact,
-/// crashed, race; 0 for a class without examples).
-pub fn mean_losses(nets: &Nets, examples: &[Example], loss: Loss) -> (f64, [f64; 3]) {
+/// Mean loss per example of `nets`' raw outputs on `examples`, each class by its loss (contact,
+/// crashed, race), overall and per class (0 for a class without examples).
+pub fn mean_losses(nets: &Nets, examples: &[Example], losses: [Loss; 3]) -> (f64, [f64; 3]) {
     let mut inputs = vec![0.0f32; CONTACT_INPUTS.max(RACE_INPUTS)];
     let hidden_len = NetClass::ALL
         .iter()
@@ -179,7 +189,7 @@ pub fn mean_losses(nets: &Nets, examples: &[Example], loss: Loss) -> (f64, [f64;
         let mut out = [0.0f32; OUTPUTS];
         nets.net(class).forward(x, &mut hidden, &mut out);
         let k = class_index(class);
-        sums[k] += loss.value(&out, &e.target.to_array());
+        sums[k] += losses[k].value(&out, &e.target.to_array());
         counts[k] += 1;
     }
     let total = counts.iter().sum::<usize>().max(1) as f64;
@@ -189,7 +199,7 @@ pub fn mean_losses(nets: &Nets, examples: &[Example], loss: Loss) -> (f64, [f64;
 
 /// Mean loss per example of `nets`' raw outputs on `examples`.
 pub fn mean_loss(nets: &Nets, examples: &[Example], loss: Loss) -> f64 {
-    mean_losses(nets, examples, loss).0
+    mean_losses(nets, examples, [loss; 3]).0
 }
 
 /// The held-out figures of a set of nets.
@@ -302,7 +312,7 @@ pub fn train(
         .collect();
 
     let figures = |nets: &Nets| -> Figures {
-        let loss = mean_losses(nets, validation, config.loss);
+        let loss = mean_losses(nets, validation, config.losses());
         let rmse = equity_rmse(nets, validation);
         let decisions = match select {
             Selection::Decisions(set) => Some(
@@ -343,6 +353,7 @@ pub fn train(
         &nets,
     );
 
+    let losses = config.losses();
     let mut step = 0usize;
     for epoch in 1..=config.epochs {
         let mut batches: Vec<(usize, &[usize])> = Vec::with_capacity(batches_per_epoch);
@@ -363,8 +374,7 @@ pub fn train(
                 .schedule
                 .alpha(config.alpha, epoch, step, total_steps);
             let net = nets.net_mut(class);
-            let losses =
-                shard_gradients(net, train, batch, config.loss, &mut grads[k], &mut workers);
+            let losses = shard_gradients(net, train, batch, losses[k], &mut grads[k], &mut workers);
             loss_sum += losses.iter().sum::<f64>();
             let (first, rest) = grads[k].split_at_mut(1);
             let total = &mut first[0];
@@ -458,6 +468,7 @@ mod tests {
             alpha: 3e-4,
             schedule: Schedule::Exponential { decay: 0.7 },
             loss: Loss::CrossEntropy,
+            race_loss: None,
             adam: AdamParams::default(),
             seed: 5,
             threads: 1,
@@ -536,6 +547,55 @@ mod tests {
     }
 
     #[test]
+    fn the_race_net_learns_by_its_own_loss() {
+        let ex = examples();
+        let (train_set, held) = split_validation(&ex, 0.1);
+        let config = MinibatchConfig {
+            epochs: 1,
+            batch: 50,
+            alpha: 1e-3,
+            schedule: Schedule::Exponential { decay: 1.0 },
+            loss: Loss::CrossEntropy,
+            race_loss: None,
+            adam: AdamParams::default(),
+            seed: 4,
+            threads: 1,
+            average: None,
+        };
+        let start = Nets::embedded();
+        // The nets after the last epoch (not the selected ones: selection weighs every loss).
+        let run = |config: &MinibatchConfig| {
+            let mut last = None;
+            train(
+                start.clone(),
+                &train_set,
+                &held,
+                config,
+                Selection::Loss,
+                |r, nets| {
+                    if r.epoch == config.epochs {
+                        last = Some(nets.clone());
+                    }
+                },
+            );
+            last.unwrap()
+        };
+        let ce = run(&config);
+        let mse = run(&MinibatchConfig {
+            loss: Loss::SquaredError,
+            ..config.clone()
+        });
+        let mixed = run(&MinibatchConfig {
+            race_loss: Some(Loss::SquaredError),
+            ..config.clone()
+        });
+        assert_eq!(mixed.contact, ce.contact);
+        assert_eq!(mixed.crashed, ce.crashed);
+        assert_eq!(mixed.race, mse.race);
+        assert_ne!(mixed.race, ce.race);
+    }
+
+    #[test]
     fn weight_averaging_returns_the_average_of_the_trained_weights() {
         let ex = examples();
         let (train_set, held) = split_validation(&ex, 0.1);
@@ -545,6 +605,7 @@ mod tests {
             alpha: 1e-3,
             schedule: Schedule::Exponential { decay: 1.0 },
             loss: Loss::CrossEntropy,
+            race_loss: None,
             adam: AdamParams::default(),
             seed: 3,
             threads: 1,
