@@ -292,6 +292,11 @@ pub struct SupervisedArgs {
     /// the others.
     #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
     hidden_race: Option<u32>,
+    /// Widen the starting crashed net to this many hidden units before training (instead of
+    /// --hidden's width; crashed positions are few in a search, so a wider crashed net costs
+    /// little time).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
+    hidden_crashed: Option<u32>,
     #[arg(long, value_enum, default_value_t = Optimizer::Sgd)]
     optimizer: Optimizer,
     /// Loss (adam only; sgd descends the cross-entropy gradient).
@@ -743,10 +748,14 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
         }
     }
     let mut nets = (*args.nets.load()?).clone();
+    let width = |h: Option<u32>| h.map(|h| h as usize);
     widen(
         &mut nets,
-        args.hidden.map(|h| h as usize),
-        args.hidden_race.map(|h| h as usize),
+        [
+            width(args.hidden),
+            width(args.hidden_crashed.or(args.hidden)),
+            width(args.hidden_race),
+        ],
         args.seed,
     )?;
     let examples = load_examples(&args.data, &args.data_dir, "supervised")?;
@@ -760,18 +769,18 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
     }
 }
 
-/// Widens the contact and crashed nets to `hidden` units and the race net to `hidden_race` (see
-/// `Net::widened`; `None`: as they are), reproducibly from `seed`.
-fn widen(
-    nets: &mut Nets,
-    hidden: Option<usize>,
-    hidden_race: Option<usize>,
-    seed: u64,
-) -> Result<()> {
+/// Widens the contact, crashed and race nets to `hidden` units each (see `Net::widened`;
+/// `None`: as they are), reproducibly from `seed`.
+fn widen(nets: &mut Nets, hidden: [Option<usize>; 3], seed: u64) -> Result<()> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x5769_6465);
-    let widths = [(&mut nets.contact, hidden), (&mut nets.crashed, hidden)];
-    for (net, hidden) in widths.into_iter().chain([(&mut nets.race, hidden_race)]) {
+    let [contact, crashed, race] = hidden;
+    let widths = [
+        (&mut nets.contact, contact),
+        (&mut nets.crashed, crashed),
+        (&mut nets.race, race),
+    ];
+    for (net, hidden) in widths {
         let Some(hidden) = hidden else {
             continue;
         };

@@ -623,6 +623,19 @@ fn train_supervised_widens_the_nets_it_is_asked_to() {
         widths(&["--hidden", &(c + 64).to_string()]),
         [c + 64, c + 64, r]
     );
+    assert_eq!(
+        widths(&["--hidden-crashed", &(c + 128).to_string()]),
+        [c, c + 128, r]
+    );
+    assert_eq!(
+        widths(&[
+            "--hidden",
+            &(c + 64).to_string(),
+            "--hidden-crashed",
+            &(c + 128).to_string()
+        ]),
+        [c + 64, c + 128, r]
+    );
     // Narrowing is refused, naming the net.
     let out = run(&[
         "train",
