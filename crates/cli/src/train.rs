@@ -237,6 +237,8 @@ pub enum LossArg {
     Ce,
     /// Squared error of the five outputs.
     Mse,
+    /// Squared error of the five outputs and of the equity they make (a quarter of its square).
+    MseEquity,
 }
 
 impl From<LossArg> for Loss {
@@ -244,6 +246,7 @@ impl From<LossArg> for Loss {
         match loss {
             LossArg::Ce => Loss::CrossEntropy,
             LossArg::Mse => Loss::SquaredError,
+            LossArg::MseEquity => Loss::SquaredErrorEquity,
         }
     }
 }

@@ -17,7 +17,17 @@ pub enum Loss {
     CrossEntropy,
     /// Squared error, `Σ (y − t)²`; gradient `2·(y − t)·y·(1 − y)` at the pre-activation.
     SquaredError,
+    /// Squared error of the outputs plus that of the cubeless equity they make,
+    /// `Σ (y − t)² + (Δe)²/4` with `Δe = Σ c·(y − t)`, `c = (2, 1, 1, −1, −1)` (win, win gammon,
+    /// win backgammon, lose gammon, lose backgammon): choices are made on the equity, whose error
+    /// the outputs' errors can cancel or add up to; the quarter weighs a win-chance error the
+    /// same in both terms. Gradient `(2·(y − t) + c·Δe/2)·y·(1 − y)`.
+    SquaredErrorEquity,
 }
+
+/// The weight of each output in the cubeless equity (win, win gammon, win backgammon, lose
+/// gammon, lose backgammon; gammons include backgammons).
+const EQUITY_WEIGHTS: [f64; OUTPUTS] = [2.0, 1.0, 1.0, -1.0, -1.0];
 
 impl Loss {
     /// The loss of outputs `out` against `target`.
@@ -31,22 +41,46 @@ impl Loss {
                     let term = |p: f64, q: f64| if p > 0.0 { p * (p / q).ln() } else { 0.0 };
                     term(t, y) + term(1.0 - t, 1.0 - y)
                 }
-                Loss::SquaredError => (y - t) * (y - t),
+                Loss::SquaredError | Loss::SquaredErrorEquity => (y - t) * (y - t),
             };
+        }
+        if self == Loss::SquaredErrorEquity {
+            let de = equity_error(out, target);
+            sum += de * de / 4.0;
         }
         sum
     }
 
-    /// The derivative of the loss with respect to the pre-activation of an output whose value is
-    /// `y` and target `t`.
+    /// The derivatives of the loss with respect to the pre-activations of the outputs `out`,
+    /// whose targets are `target`.
     #[inline]
-    fn output_delta(self, y: f32, t: f32) -> f32 {
-        let t = t.clamp(0.0, 1.0);
-        match self {
-            Loss::CrossEntropy => y - t,
-            Loss::SquaredError => 2.0 * (y - t) * y * (1.0 - y),
+    fn output_deltas(self, out: &[f32; OUTPUTS], target: &[f32; OUTPUTS]) -> [f32; OUTPUTS] {
+        let de = match self {
+            Loss::SquaredErrorEquity => equity_error(out, target) as f32,
+            _ => 0.0,
+        };
+        let mut dz = [0.0f32; OUTPUTS];
+        for (o, d) in dz.iter_mut().enumerate() {
+            let (y, t) = (out[o], target[o].clamp(0.0, 1.0));
+            *d = match self {
+                Loss::CrossEntropy => y - t,
+                Loss::SquaredError => 2.0 * (y - t) * y * (1.0 - y),
+                Loss::SquaredErrorEquity => {
+                    (2.0 * (y - t) + EQUITY_WEIGHTS[o] as f32 * de / 2.0) * y * (1.0 - y)
+                }
+            };
         }
+        dz
     }
+}
+
+/// The cubeless equity of outputs `out` less that of `target` (`Σ c·(y − t)`).
+fn equity_error(out: &[f32; OUTPUTS], target: &[f32; OUTPUTS]) -> f64 {
+    out.iter()
+        .zip(target)
+        .zip(EQUITY_WEIGHTS)
+        .map(|((&y, &t), c)| c * (f64::from(y) - f64::from(t).clamp(0.0, 1.0)))
+        .sum()
 }
 
 /// A gradient (or any vector) of a net's parameters, flat, in the order: hidden weights
@@ -165,10 +199,7 @@ impl Backprop {
         let mut out = [0.0f32; OUTPUTS];
         net.forward(x, &mut self.hidden, &mut out);
         let value = loss.value(&out, target);
-        let mut dz = [0.0f32; OUTPUTS];
-        for o in 0..OUTPUTS {
-            dz[o] = loss.output_delta(out[o], target[o]);
-        }
+        let dz = loss.output_deltas(&out, target);
         let h = &self.hidden[..nh];
         let (_, _, w2, _) = net.params();
         let (gw1, gb1, gw2, gb2) = grad.parts_mut();
@@ -368,6 +399,25 @@ mod tests {
     #[test]
     fn squared_error_gradient_matches_finite_differences() {
         check_gradient(Loss::SquaredError);
+    }
+
+    #[test]
+    fn equity_weighted_gradient_matches_finite_differences() {
+        check_gradient(Loss::SquaredErrorEquity);
+    }
+
+    #[test]
+    fn the_equity_term_counts_errors_that_add_up_in_the_equity() {
+        let t = [0.5, 0.2, 0.02, 0.1, 0.01];
+        // The same output errors, once cancelling in the equity, once adding up.
+        let cancel = [0.52, 0.16, 0.02, 0.1, 0.01];
+        let add = [0.52, 0.24, 0.02, 0.1, 0.01];
+        let plain = Loss::SquaredError;
+        assert!((plain.value(&cancel, &t) - plain.value(&add, &t)).abs() < 1e-6);
+        let eq = Loss::SquaredErrorEquity;
+        assert!((eq.value(&cancel, &t) - plain.value(&cancel, &t)).abs() < 1e-6);
+        let de: f64 = 2.0 * 0.02 + 0.04;
+        assert!((eq.value(&add, &t) - plain.value(&add, &t) - de * de / 4.0).abs() < 1e-7);
     }
 
     #[test]
