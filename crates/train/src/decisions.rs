@@ -1226,7 +1226,8 @@ mod tests {
     #[test]
     fn a_choice_outside_the_candidates_is_scored_with_the_reference_nets() {
         let nets = Arc::new(Nets::embedded());
-        let mut set = DecisionSet::build(&nets, None, spec(20, 9), 2, &|_| {});
+        // Forty decisions: enough that the 0-ply choice is not the 1-ply judge's best in some.
+        let mut set = DecisionSet::build(&nets, None, spec(40, 9), 2, &|_| {});
         let mut evaluator = Evaluator::new(nets.clone());
         // Remove each decision's 0-ply choice from its candidates (keeping at least one).
         let mut expected = Vec::new();
