@@ -546,40 +546,53 @@ mod tests {
         assert_ne!(one.contact.params().0, three.contact.params().0);
     }
 
-    #[test]
-    fn the_race_net_learns_by_its_own_loss() {
-        let ex = examples();
-        let (train_set, held) = split_validation(&ex, 0.1);
-        let config = MinibatchConfig {
-            epochs: 1,
+    /// Cross-entropy at a constant rate of 0.001, batches of 50, one thread.
+    fn constant_rate(epochs: usize, seed: u64) -> MinibatchConfig {
+        MinibatchConfig {
+            epochs,
             batch: 50,
             alpha: 1e-3,
             schedule: Schedule::Exponential { decay: 1.0 },
             loss: Loss::CrossEntropy,
             race_loss: None,
             adam: AdamParams::default(),
-            seed: 4,
+            seed,
             threads: 1,
             average: None,
-        };
+        }
+    }
+
+    /// The nets after the last epoch of training `start` (not the selected ones).
+    fn last_epoch(
+        start: &Nets,
+        train_set: &[Example],
+        held: &[Example],
+        config: &MinibatchConfig,
+    ) -> Nets {
+        let mut last = None;
+        train(
+            start.clone(),
+            train_set,
+            held,
+            config,
+            Selection::Loss,
+            |r, nets| {
+                if r.epoch == config.epochs {
+                    last = Some(nets.clone());
+                }
+            },
+        );
+        last.expect("a report for the last epoch")
+    }
+
+    #[test]
+    fn the_race_net_learns_by_its_own_loss() {
+        let ex = examples();
+        let (train_set, held) = split_validation(&ex, 0.1);
+        let config = constant_rate(1, 4);
         let start = Nets::embedded();
-        // The nets after the last epoch (not the selected ones: selection weighs every loss).
-        let run = |config: &MinibatchConfig| {
-            let mut last = None;
-            train(
-                start.clone(),
-                &train_set,
-                &held,
-                config,
-                Selection::Loss,
-                |r, nets| {
-                    if r.epoch == config.epochs {
-                        last = Some(nets.clone());
-                    }
-                },
-            );
-            last.unwrap()
-        };
+        // The last epoch's nets: selection weighs every loss, so it may pick other epochs.
+        let run = |config: &MinibatchConfig| last_epoch(&start, &train_set, &held, config);
         let ce = run(&config);
         let mse = run(&MinibatchConfig {
             loss: Loss::SquaredError,
@@ -599,38 +612,14 @@ mod tests {
     fn weight_averaging_returns_the_average_of_the_trained_weights() {
         let ex = examples();
         let (train_set, held) = split_validation(&ex, 0.1);
-        let config = MinibatchConfig {
-            epochs: 2,
-            batch: 50,
-            alpha: 1e-3,
-            schedule: Schedule::Exponential { decay: 1.0 },
-            loss: Loss::CrossEntropy,
-            race_loss: None,
-            adam: AdamParams::default(),
-            seed: 3,
-            threads: 1,
-            average: None,
-        };
+        let config = constant_rate(2, 3);
         let start = Nets::embedded();
         let run = |average: Option<f32>| {
-            let mut last = None;
             let config = MinibatchConfig {
                 average,
                 ..config.clone()
             };
-            train(
-                start.clone(),
-                &train_set,
-                &held,
-                &config,
-                Selection::Loss,
-                |r, nets| {
-                    if r.epoch == config.epochs {
-                        last = Some(nets.clone());
-                    }
-                },
-            );
-            last.unwrap()
+            last_epoch(&start, &train_set, &held, &config)
         };
         let plain = run(None);
         // Decay 0: the average is the trained weights after every batch.
