@@ -511,17 +511,18 @@ fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let cache = dir.to_str().unwrap();
-    // Seed 10's ten decisions hold a bearoff where the databases choose another play than the
-    // race net.
-    let with = |extra: &[&str]| -> Vec<String> {
-        let mut args = vec!["bench", "decisions", "--positions", "10", "--seed", "10"];
+    let with = |seed: &str, extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["bench", "decisions", "--positions", "10", "--seed", seed];
         args.extend_from_slice(&["--reference-plies", "1", "--cache", cache]);
         args.extend_from_slice(extra);
         args.into_iter().map(str::to_string).collect()
     };
-    let errors = |extra: &[&str]| -> Vec<String> {
+    let errors = |seed: &str, extra: &[&str]| -> Vec<String> {
         let tsv = dir.join("errors.tsv");
-        let args = with(&[extra, &["--errors", tsv.to_str().unwrap()]].concat());
+        let args = with(
+            seed,
+            &[extra, &["--errors", tsv.to_str().unwrap()]].concat(),
+        );
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let text = stdout(&args);
         if extra.contains(&"--bearoff") {
@@ -536,8 +537,16 @@ fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
             .map(|l| l.split('\t').nth(4).unwrap().to_string())
             .collect()
     };
+    // A set of ten decisions holding a bearoff where the databases choose another play than
+    // the race net (which sets do depends on the embedded nets: with those of 2026-11-26, seed
+    // 15 is the first from 10).
+    let found = (10..60).map(|s| s.to_string()).find_map(|seed| {
+        let with_databases = errors(&seed, &["--bearoff"]);
+        (with_databases != errors(&seed, &[])).then_some((seed, with_databases))
+    });
+    let (seed, with_databases) = found.expect("a set where the race net alone chooses otherwise");
     // The plays `hint` makes at 0-ply with the bearoff databases, as a file of choices.
-    let listing = with(&["--list"]);
+    let listing = with(&seed, &["--list"]);
     let listing: Vec<&str> = listing.iter().map(String::as_str).collect();
     let mut choices = String::new();
     for row in stdout(&listing).lines().filter(|l| !l.starts_with('#')) {
@@ -552,15 +561,10 @@ fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
     }
     let file = dir.join("choices.txt");
     std::fs::write(&file, &choices).unwrap();
-    let with_databases = errors(&["--bearoff"]);
     assert_eq!(
         with_databases,
-        errors(&["--choices", file.to_str().unwrap()])
-    );
-    assert_ne!(
-        with_databases,
-        errors(&[]),
-        "the race net alone chooses otherwise"
+        errors(&seed, &["--choices", file.to_str().unwrap()]),
+        "seed {seed}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
