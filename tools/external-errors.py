@@ -9,7 +9,7 @@ moves.
 
 Kinds: race (no contact) or contact; the mover's checkers in the opponent's home board or on
 the bar ("back"), the opponent's back checkers, and the pip difference (mover minus opponent,
-buckets of 20)."""
+buckets of 20), and how far into the game the move is (the mover's n-th checker play)."""
 import argparse
 import base64
 import collections
@@ -95,6 +95,15 @@ def kind(position_id):
     }
 
 
+def phase(turn):
+    """The mover's n-th checker play of the game, bucketed: 1, 2, 3, 4-6, 7-10, 11-20, 21+."""
+    for bucket, last in (("01", 1), ("02", 2), ("03", 3), ("04-06", 6), ("07-10", 10),
+                         ("11-20", 20)):
+        if turn <= last:
+            return bucket
+    return "21+"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("dir")
@@ -113,9 +122,12 @@ def main():
                 print(f"{path} game {game['number']}: {len(errors)} analysed moves for "
                       f"{len(moves)} moves, skipped", file=sys.stderr)
                 continue
+            turns = collections.Counter()
             for error, a in zip(errors, moves):
+                turns[a["name"]] += 1
                 if error is not None:
                     rows.append(dict(kind(a["position_id"]), who=a["name"], error=error,
+                                     turn=phase(turns[a["name"]]),
                                      id=f"{a['position_id']}:{a['match_id']}", dice=a["dice"],
                                      move=a["move"]))
     if not rows:
@@ -139,6 +151,7 @@ def main():
     table("By class", lambda r: r["class"])
     table("Contact, by the mover's back checkers", lambda r: (r["class"], r["back"]))
     table("Contact, by the opponent's back checkers", lambda r: (r["class"], r["opp_back"]))
+    table("By the mover's n-th checker play of the game", lambda r: (r["class"], r["turn"]))
     table("By pip difference (mover minus opponent, /20)", lambda r: (r["class"], r["pips"]))
     print(f"\nCubeful's {args.top} costliest moves (error, position, dice, move, kind)")
     ours = sorted((r for r in rows if r["who"] == "cubeful"), key=lambda r: -r["error"])
