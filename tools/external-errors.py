@@ -9,7 +9,11 @@ moves.
 
 Kinds: race (no contact) or contact; the mover's checkers in the opponent's home board or on
 the bar ("back"), the opponent's back checkers, and the pip difference (mover minus opponent,
-buckets of 20), and how far into the game the move is (the mover's n-th checker play)."""
+buckets of 20), and how far into the game the move is (the mover's n-th checker play). Then the
+cube decisions gnubg analysed, by the action taken: how many, how many it judges wrong, and the
+error by the equities of the SGF's `DA[...]` (no double and double/take against pass = +1). Those
+totals are larger than the cube errors of gnubg's own statistics (`summary.json`), which weigh
+each error otherwise (2 to 5 times less in the games compared); the counts are what to read."""
 import argparse
 import base64
 import collections
@@ -65,6 +69,50 @@ def move_errors(nodes):
     return out
 
 
+CUBE_ANALYSIS = re.compile(r"DA\[E ver 3 2C ([^\]]*)\]")
+PLAYERS = re.compile(r"P([WB])\[([^\]]*)\]")
+
+
+def may_double(match_id):
+    """Whether the player on turn in a Match ID owns the cube or it is centred."""
+    bits = []
+    for byte in base64.b64decode(match_id + "=="):
+        bits.extend((byte >> i) & 1 for i in range(8))
+    owner = bits[4] | bits[5] << 1
+    return owner == 3 or owner == bits[11]
+
+
+def cube_errors(tree, moves):
+    """Per cube decision gnubg analysed: (player name, action, error), from the equities of each
+    `DA[...]` (no double and double/take, cubeful, from the doubler's side; pass is +1). A
+    checker play with an analysis is "no double" where its player had the cube (`moves`: the
+    checker plays' actions, in order, with their Match IDs)."""
+    names = dict(PLAYERS.findall(tree.split(";", 1)[0]))
+    out = []
+    plays = iter(moves)
+    for node in sgf_nodes(tree):
+        a = re.match(r"^\s*([WB])\[(\w+)\]", node)
+        if not a:
+            continue
+        who, action = a.groups()
+        play = next(plays, None) if MOVE.match(node) else None
+        m = CUBE_ANALYSIS.search(node)
+        if not m:
+            continue
+        values = [float(v) for v in m.group(1).split()]
+        nd, dt = values[9], values[16]
+        best = max(nd, min(dt, 1.0))
+        if action == "double":
+            out.append((names.get(who), "double", best - min(dt, 1.0)))
+        elif action == "take":
+            out.append((names.get(who), "take", max(0.0, dt - 1.0)))
+        elif action in ("drop", "pass"):
+            out.append((names.get(who), "pass", max(0.0, 1.0 - dt)))
+        elif play is not None and may_double(play["match_id"]):
+            out.append((names.get(who), "no double", best - nd))
+    return out
+
+
 def board(position_id):
     """(mover, opponent): checkers on points 1..24 and the bar (index 24), each from its own side."""
     bits = []
@@ -110,7 +158,7 @@ def main():
     ap.add_argument("--cli", default="target/release/cubeful-cli")
     ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args()
-    rows = []
+    rows, cube_rows = [], []
     for path in sorted(glob.glob(os.path.join(args.dir, "chunk-*.sgf"))):
         shown = json.loads(subprocess.check_output([args.cli, "match", "show", "--json", path]))
         with open(path, encoding="utf-8") as f:
@@ -118,6 +166,8 @@ def main():
         for tree, game in zip(trees, shown["games"]):
             errors = move_errors(sgf_nodes(tree))
             moves = [a for a in game["actions"] if a["action"] == "move"]
+            if len(errors) == len(moves):
+                cube_rows.extend(cube_errors(tree, moves))
             if len(errors) != len(moves):
                 print(f"{path} game {game['number']}: {len(errors)} analysed moves for "
                       f"{len(moves)} moves, skipped", file=sys.stderr)
@@ -153,6 +203,15 @@ def main():
     table("Contact, by the opponent's back checkers", lambda r: (r["class"], r["opp_back"]))
     table("By the mover's n-th checker play of the game", lambda r: (r["class"], r["turn"]))
     table("By pip difference (mover minus opponent, /20)", lambda r: (r["class"], r["pips"]))
+    print("\nCube decisions gnubg analysed, by the action taken (decisions, those in error, "
+          "total error, mEMG per decision)\n| action | Cubeful | gnubg |\n|---|---|---|")
+    for action in ("no double", "double", "take", "pass"):
+        cells = []
+        for who in ("cubeful", "gnubg"):
+            es = [e for w, k, e in cube_rows if w == who and k == action]
+            wrong = sum(1 for e in es if e > 1e-6)
+            cells.append(f"{len(es)}, {wrong}, {sum(es):.2f}, {1000 * sum(es) / max(len(es), 1):.2f}")
+        print(f"| {action} | {cells[0]} | {cells[1]} |")
     print(f"\nCubeful's {args.top} costliest moves (error, position, dice, move, kind)")
     ours = sorted((r for r in rows if r["who"] == "cubeful"), key=lambda r: -r["error"])
     for r in ours[: args.top]:
