@@ -41,7 +41,9 @@ fn world_class_and_grandmaster_do_not_double_at_two_away_three_away() {
 fn expert_sees_at_most_a_close_double_at_two_away_three_away() {
     // 0-ply's Janowski model values O's double/take higher than the search does (X's recube
     // to 4 wins the match for X, which the model's straight line underrates), so Expert still
-    // doubles here, but only by a hair: the shallow efficiency (0.76) halved its margin.
+    // doubles here, but by less than 0.07: 0.065 with the nets of 2026-11-26 and the cube
+    // efficiency 0.68 at every depth (0.018 with GNU Backgammon's shallow 0.76, which our
+    // rollouts found worse on average, docs/CUBE.md).
     let h = cube_hint(Level::Expert);
     let margin = h.decision.double_take - h.decision.no_double;
     assert!(

@@ -327,14 +327,14 @@ mod tests {
 
     #[test]
     fn the_reference_agrees_with_itself_at_the_same_depth() {
-        // At a 0-ply reference, the rule's own efficiency (0.76 contact) makes no contact error.
+        // At a 0-ply reference, the rule's own shallow contact efficiency makes no contact error.
         let nets = Arc::new(Nets::embedded());
         let scores = measure(
             &nets,
             40,
             5,
             Reference::Search { plies: 0 },
-            &[0.5, 0.76],
+            &[0.5, cubeful_engine::cube::SHALLOW_CONTACT_EFFICIENCY],
             1,
         );
         assert!(scores[1].contact.positions > 0);

@@ -151,28 +151,33 @@ pub enum CubeEfficiency {
 /// Cube efficiency of contact and crashed positions in searches of two plies and more (and
 /// of cube contexts built without a position).
 pub const CONTACT_EFFICIENCY: f32 = 0.68;
-/// Cube efficiency of contact and crashed positions in 0- and 1-ply evaluations.
-pub const SHALLOW_CONTACT_EFFICIENCY: f32 = 0.76;
+/// Cube efficiency of contact and crashed positions in 0- and 1-ply evaluations: the deep
+/// value. GNU Backgammon since December 2023 uses 0.76 here; with our nets 0.76 makes the
+/// 0-ply doubler late and the taker liberal, judged by cubeful rollouts, by 2-ply and by GNU
+/// Backgammon's analysis of games against it (docs/CUBE.md, docs/BENCHMARKS.md §Cube
+/// efficiency by depth).
+pub const SHALLOW_CONTACT_EFFICIENCY: f32 = CONTACT_EFFICIENCY;
 /// Cube efficiency of bearoff positions without exact cubeful equities (one-sided database).
 pub const BEAROFF_EFFICIENCY: f32 = 0.6;
 
 /// Janowski's cube efficiency ("cube life index") `x` by position class and by the depth of
-/// the evaluation it serves, as GNU Backgammon sets it since December 2023 (its `EvalEfficiency`):
+/// the evaluation it serves, as GNU Backgammon sets it since December 2023 (its
+/// `EvalEfficiency`) but for shallow contact and crashed positions, measured for our nets:
 ///
 /// | class | 0- and 1-ply evaluations | 2 plies and more |
 /// |---|---|---|
-/// | contact, crashed | 0.76 | 0.68 |
+/// | contact, crashed | 0.68 (GNU Backgammon: 0.76) | 0.68 |
 /// | race (pips `n` of the player on roll) | 0.60 + 0.0025·n within [0.6, 0.8] | 0.55 + 0.00125·n within [0.6, 0.7] |
 /// | bearoff without exact cubeful equities | 0.6 | 0.6 |
 /// | game over | 0 (dead cube) | 0 |
 ///
 /// `plies` is the depth of the whole evaluation (the search's, not the leaf's): a 2-ply
-/// search values its 0-ply leaves with the 2-ply column. Janowski's model with the deep
-/// column's less live cube makes shallow evaluations double too early and take too late; the
-/// shallow column corrects that (GNU Backgammon's authors report cube errors at 0 and 1 ply
-/// about halved, and it makes 0-ply and 2-ply agree on clear decisions, such as the regression
-/// position of `tests/cube_levels.rs`). Positions with exact cubeful equities use
-/// [`CubeEfficiency::Exact`] instead.
+/// search values its 0-ply leaves with the 2-ply column. GNU Backgammon's authors found that
+/// with their nets the deep value made shallow evaluations double too early and take too late,
+/// and gave them a livelier cube; for races that column stays. With our nets the livelier
+/// contact cube errs the other way (docs/CUBE.md), so contact and crashed positions keep 0.68
+/// at every depth; the regression position of `tests/cube_levels.rs` holds with it. Positions
+/// with exact cubeful equities use [`CubeEfficiency::Exact`] instead.
 pub fn cube_efficiency(class: PositionClass, pips_on_roll: u32, plies: u8) -> f32 {
     let shallow = plies < 2;
     let pips = pips_on_roll as f32;
@@ -1228,8 +1233,8 @@ mod tests {
             assert_eq!(cube_efficiency(PositionClass::Race, 160, plies), 0.7);
         }
         for plies in [0, 1] {
-            assert_eq!(cube_efficiency(PositionClass::Contact, 150, plies), 0.76);
-            assert_eq!(cube_efficiency(PositionClass::Crashed, 150, plies), 0.76);
+            assert_eq!(cube_efficiency(PositionClass::Contact, 150, plies), 0.68);
+            assert_eq!(cube_efficiency(PositionClass::Crashed, 150, plies), 0.68);
             assert_eq!(cube_efficiency(PositionClass::Bearoff, 20, plies), 0.6);
             assert_eq!(cube_efficiency(PositionClass::Over, 0, plies), 0.0);
             assert_eq!(cube_efficiency(PositionClass::Race, 0, plies), 0.6);
@@ -1238,7 +1243,7 @@ mod tests {
             assert_eq!(cube_efficiency(PositionClass::Race, 160, plies), 0.8);
         }
         assert_eq!(position_cube_efficiency(&Position::starting(), 2), 0.68);
-        assert_eq!(position_cube_efficiency(&Position::starting(), 0), 0.76);
+        assert_eq!(position_cube_efficiency(&Position::starting(), 0), 0.68);
     }
 
     #[test]
