@@ -73,24 +73,27 @@ CUBE_ANALYSIS = re.compile(r"DA\[E ver 3 2C ([^\]]*)\]")
 PLAYERS = re.compile(r"P([WB])\[([^\]]*)\]")
 
 
+def id_bits(key):
+    """The bits of a Position or Match ID, least significant bit of each byte first."""
+    return [(byte >> i) & 1 for byte in base64.b64decode(key + "==") for i in range(8)]
+
+
 def may_double(match_id):
     """Whether the player on turn in a Match ID owns the cube or it is centred."""
-    bits = []
-    for byte in base64.b64decode(match_id + "=="):
-        bits.extend((byte >> i) & 1 for i in range(8))
+    bits = id_bits(match_id)
     owner = bits[4] | bits[5] << 1
     return owner == 3 or owner == bits[11]
 
 
-def cube_errors(tree, moves):
+def cube_errors(tree, nodes, moves):
     """Per cube decision gnubg analysed: (player name, action, error), from the equities of each
     `DA[...]` (no double and double/take, cubeful, from the doubler's side; pass is +1). A
     checker play with an analysis is "no double" where its player had the cube (`moves`: the
-    checker plays' actions, in order, with their Match IDs)."""
+    checker plays' actions, in order, with their Match IDs; `nodes`: the tree's nodes)."""
     names = dict(PLAYERS.findall(tree.split(";", 1)[0]))
     out = []
     plays = iter(moves)
-    for node in sgf_nodes(tree):
+    for node in nodes:
         a = re.match(r"^\s*([WB])\[(\w+)\]", node)
         if not a:
             continue
@@ -115,9 +118,7 @@ def cube_errors(tree, moves):
 
 def board(position_id):
     """(mover, opponent): checkers on points 1..24 and the bar (index 24), each from its own side."""
-    bits = []
-    for byte in base64.b64decode(position_id + "=="):
-        bits.extend((byte >> i) & 1 for i in range(8))
+    bits = id_bits(position_id)
     sides, side, point = [[0] * 25, [0] * 25], 0, 0
     for bit in bits:
         if side == 2:
@@ -164,14 +165,14 @@ def main():
         with open(path, encoding="utf-8") as f:
             trees = f.read().split("(;FF[")[1:]
         for tree, game in zip(trees, shown["games"]):
-            errors = move_errors(sgf_nodes(tree))
+            nodes = sgf_nodes(tree)
+            errors = move_errors(nodes)
             moves = [a for a in game["actions"] if a["action"] == "move"]
-            if len(errors) == len(moves):
-                cube_rows.extend(cube_errors(tree, moves))
             if len(errors) != len(moves):
                 print(f"{path} game {game['number']}: {len(errors)} analysed moves for "
                       f"{len(moves)} moves, skipped", file=sys.stderr)
                 continue
+            cube_rows.extend(cube_errors(tree, nodes, moves))
             turns = collections.Counter()
             for error, a in zip(errors, moves):
                 turns[a["name"]] += 1

@@ -74,8 +74,9 @@ def main():
         with open(path, encoding="utf-8") as f:
             trees = f.read().split("(;FF[")[1:]
         for tree, game in zip(trees, shown["games"]):
-            nodes = [n for n in errors.sgf_nodes(tree) if errors.MOVE.match(n)]
-            errs = errors.move_errors(errors.sgf_nodes(tree))
+            all_nodes = errors.sgf_nodes(tree)
+            nodes = [n for n in all_nodes if errors.MOVE.match(n)]
+            errs = errors.move_errors(all_nodes)
             moves = [a for a in game["actions"] if a["action"] == "move"]
             if not (len(errs) == len(moves) == len(nodes)):
                 continue
