@@ -156,10 +156,15 @@ pub struct LabelArgs {
     /// make up the chunk); with candidates: the positions whose plays are taken.
     #[arg(long, value_enum)]
     class: Option<ClassArg>,
+    /// With self-play or candidates: take the positions of the first N plays of each side of
+    /// the games only (distinct ones; the starting position left out), where the early game's
+    /// choices are (1 to 100).
+    #[arg(long, value_name = "N", conflicts_with = "class", value_parser = clap::value_parser!(u32).range(1..=100))]
+    first_plays: Option<u32>,
     /// Label again the positions of the data files of this folder instead of making new ones:
     /// each file (in name order, at most `--chunks` of them) becomes the file of the same name
     /// in `--dir`.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "first_plays"])]
     from: Option<PathBuf>,
     /// Choose the plays inside the n-ply search among those the pruning nets keep (faster; the
     /// nets' folder must hold prune-*.net).
@@ -625,11 +630,18 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     if !args.dir.is_dir() {
         anyhow::bail!("--dir {} is not a folder", args.dir.display());
     }
-    if args.class.is_some() && !matches!(args.source, Source::SelfPlay | Source::Candidates) {
+    if (args.class.is_some() || args.first_plays.is_some())
+        && !matches!(args.source, Source::SelfPlay | Source::Candidates)
+    {
         anyhow::bail!(
-            "--class picks among self-play positions (--source self-play or candidates) only"
+            "--class and --first-plays pick among self-play positions (--source self-play or candidates) only"
         );
     }
+    let bases = match (args.class, args.first_plays) {
+        (Some(class), _) => supervised::Bases::Class(class.into()),
+        (None, Some(plies)) => supervised::Bases::FirstPlays(plies as usize),
+        (None, None) => supervised::Bases::All,
+    };
     if args.prune && nets.prune.is_none() {
         anyhow::bail!("--prune: the nets have no pruning nets (prune-*.net)");
     }
@@ -664,14 +676,24 @@ fn run_label(args: &LabelArgs) -> Result<()> {
                 .into_iter()
                 .map(|example| example.position)
                 .collect(),
-            (None, Source::SelfPlay) => match args.class {
-                None => supervised::sample_positions(&nets, count, seed, args.explore, threads),
-                Some(class) => supervised::sample_positions_of_class(
+            (None, Source::SelfPlay) => match bases {
+                supervised::Bases::All => {
+                    supervised::sample_positions(&nets, count, seed, args.explore, threads)
+                }
+                supervised::Bases::Class(class) => supervised::sample_positions_of_class(
                     &nets,
                     count,
                     seed,
                     args.explore,
-                    class.into(),
+                    class,
+                    threads,
+                ),
+                supervised::Bases::FirstPlays(plies) => supervised::sample_early_positions(
+                    &nets,
+                    count,
+                    seed,
+                    args.explore,
+                    plies,
                     threads,
                 ),
             },
@@ -680,7 +702,7 @@ fn run_label(args: &LabelArgs) -> Result<()> {
                 count,
                 seed,
                 args.explore,
-                args.class.map(NetClass::from),
+                bases,
                 CANDIDATES_PER_ROLL,
                 threads,
             ),

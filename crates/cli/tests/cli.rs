@@ -799,6 +799,36 @@ fn train_label_from_labels_the_same_positions_again() {
         &["train", "label", "--dir", d, "--prune", "--rollout", "9"],
         "--prune",
     );
+    assert_refused(
+        &[
+            "train",
+            "label",
+            "--dir",
+            d,
+            "--first-plays",
+            "5",
+            "--class",
+            "contact",
+        ],
+        "--first-plays",
+    );
+    assert_refused(
+        &[
+            "train",
+            "label",
+            "--dir",
+            d,
+            "--first-plays",
+            "5",
+            "--source",
+            "races",
+        ],
+        "--first-plays",
+    );
+    assert_refused(
+        &["train", "label", "--dir", d, "--first-plays", "0"],
+        "--first-plays",
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -42,7 +42,52 @@ pub fn sample_positions(
 ) -> Vec<Position> {
     // Games average well over 50 positions; play enough games, then trim.
     let games = count / 40 + 1;
-    let per_game = parallel_map(
+    let mut all: Vec<Position> = self_play_games(nets, games, seed, explore, usize::MAX, threads)
+        .into_iter()
+        .flatten()
+        .collect();
+    all.truncate(count);
+    all
+}
+
+/// `count` distinct positions from the first `plies_per_side` plays of each side of self-play
+/// games of `nets` (as [`sample_positions`] plays them, the starting position left out: its
+/// plays are the opening book's), before the roll, from the player on roll; fewer only if
+/// 1,000 batches of games hold too few. The early game is where a net's mistakes cost most
+/// often (docs/TRAINING.md, round adam14). Deterministic for a seed.
+pub fn sample_early_positions(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    plies_per_side: usize,
+    threads: usize,
+) -> Vec<Position> {
+    let turns = plies_per_side.saturating_mul(2).max(2);
+    let mut seen = std::collections::HashSet::new();
+    in_batches(count, 1_000, |batch, missing| {
+        let batch_seed = seed ^ (batch + 1).wrapping_mul(0xE703_7ED1_A0B4_28DB);
+        let games = missing / (turns - 1) + 1;
+        self_play_games(nets, games, batch_seed, explore, turns, threads)
+            .into_iter()
+            .flat_map(|game| game.into_iter().skip(1))
+            .filter(|p| seen.insert(*p))
+            .collect()
+    })
+}
+
+/// The positions (before the roll, from the player on roll) of `games` self-play games of
+/// `nets`, each stopped after `max_turns` turns or at its end, game by game. Game `g` draws
+/// from a generator seeded by `seed` and `g`, whatever the threads.
+fn self_play_games(
+    nets: &Arc<Nets>,
+    games: usize,
+    seed: u64,
+    explore: f64,
+    max_turns: usize,
+    threads: usize,
+) -> Vec<Vec<Position>> {
+    parallel_map(
         games,
         threads,
         || Evaluator::new(nets.clone()),
@@ -51,7 +96,7 @@ pub fn sample_positions(
                 ChaCha8Rng::seed_from_u64(seed ^ (g as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let mut position = Position::starting();
             let mut out = Vec::new();
-            for turn in 0..10_000 {
+            for turn in 0..max_turns.min(10_000) {
                 let dice = crate::roll(&mut rng, turn == 0);
                 out.push(position);
                 let ranked = evaluator.rank_moves(&position, dice);
@@ -68,10 +113,7 @@ pub fn sample_positions(
             }
             out
         },
-    );
-    let mut all: Vec<Position> = per_game.into_iter().flatten().collect();
-    all.truncate(count);
-    all
+    )
 }
 
 /// `count` positions of one net class from self-play games of `nets` (as [`sample_positions`]
@@ -113,8 +155,19 @@ fn in_batches(
     all
 }
 
+/// Which self-play positions [`candidate_positions`] takes its rolls in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bases {
+    /// Any position, as [`sample_positions`] plays them.
+    All,
+    /// The positions of one net class, as [`sample_positions_of_class`] keeps them.
+    Class(NetClass),
+    /// The positions of the first plays of each side, as [`sample_early_positions`] plays them.
+    FirstPlays(usize),
+}
+
 /// `count` positions that a choice weighs against each other: for positions from
-/// self-play (as [`sample_positions`] plays them, of `class` only if given), a random roll, and
+/// self-play (of `bases`), a random roll, and
 /// the positions after its `top` best plays at 0-ply (distinct, games not over), from the
 /// opponent on roll (more positions are drawn until there are `count`). Self-play alone holds
 /// only the plays chosen; the nets must also judge the ones a close choice rejects.
@@ -124,18 +177,21 @@ pub fn candidate_positions(
     count: usize,
     seed: u64,
     explore: f64,
-    class: Option<NetClass>,
+    bases: Bases,
     top: usize,
     threads: usize,
 ) -> Vec<Position> {
     // Some rolls have fewer than `top` plays, some lead to the end: top up batch by batch.
     in_batches(count, 1_000, |batch, missing| {
         let batch_seed = seed ^ batch.wrapping_mul(0xA076_1D64_78BD_642F);
-        let bases = missing / top.max(1) + 1;
-        let base = match class {
-            None => sample_positions(nets, bases, batch_seed, explore, threads),
-            Some(class) => {
-                sample_positions_of_class(nets, bases, batch_seed, explore, class, threads)
+        let wanted = missing / top.max(1) + 1;
+        let base = match bases {
+            Bases::All => sample_positions(nets, wanted, batch_seed, explore, threads),
+            Bases::Class(class) => {
+                sample_positions_of_class(nets, wanted, batch_seed, explore, class, threads)
+            }
+            Bases::FirstPlays(plies) => {
+                sample_early_positions(nets, wanted, batch_seed, explore, plies, threads)
             }
         };
         let per_base = parallel_map(
@@ -585,11 +641,11 @@ mod tests {
     #[test]
     fn candidate_positions_are_the_results_of_the_best_plays() {
         let nets = Arc::new(Nets::embedded());
-        let positions = candidate_positions(&nets, 100, 3, 0.1, None, 5, 2);
+        let positions = candidate_positions(&nets, 100, 3, 0.1, Bases::All, 5, 2);
         assert_eq!(positions.len(), 100);
         assert_eq!(
             positions,
-            candidate_positions(&nets, 100, 3, 0.1, None, 5, 1),
+            candidate_positions(&nets, 100, 3, 0.1, Bases::All, 5, 1),
             "deterministic whatever the threads"
         );
         // The first base position's roll gives the first candidates, best first, each from the
@@ -606,13 +662,62 @@ mod tests {
             .collect();
         assert_eq!(positions[..firsts.len()], firsts[..]);
         // Of one class: the bases are, the candidates mostly stay.
-        let crashed = candidate_positions(&nets, 50, 3, 0.1, Some(NetClass::Crashed), 5, 2);
+        let crashed = candidate_positions(&nets, 50, 3, 0.1, Bases::Class(NetClass::Crashed), 5, 2);
         assert_eq!(crashed.len(), 50);
         let still = crashed
             .iter()
             .filter(|p| net_class(classify(p)) == Some(NetClass::Crashed))
             .count();
         assert!(still >= 25, "{still}");
+    }
+
+    #[test]
+    fn early_positions_come_from_the_first_plays_and_are_distinct() {
+        use cubeful_engine::Side;
+        let nets = Arc::new(Nets::embedded());
+        let start = Position::starting();
+        // After one play of each side at most: with one play, the side on roll has not moved.
+        let first = sample_early_positions(&nets, 40, 9, 0.5, 1, 2);
+        assert_eq!(first.len(), 40);
+        assert_eq!(first, sample_early_positions(&nets, 40, 9, 0.5, 1, 1));
+        let distinct: std::collections::HashSet<_> = first.iter().collect();
+        assert_eq!(distinct.len(), first.len());
+        for p in &first {
+            assert_ne!(*p, start, "the starting position is left out");
+            assert_eq!(p.side(Side::Player), start.side(Side::Player));
+            assert_eq!(p.pip_count(Side::Player), 167);
+            assert!(p.pip_count(Side::Opponent) < 167);
+        }
+        // Ten plays a side: the positions of the first twenty turns of whole games.
+        let early = sample_early_positions(&nets, 300, 9, 0.1, 10, 2);
+        assert_eq!(early.len(), 300);
+        // (Game g of a batch is the same however many the batch plays.)
+        let games: Vec<Vec<Position>> = (1..=4u64)
+            .flat_map(|b| {
+                let batch_seed = 9 ^ b.wrapping_mul(0xE703_7ED1_A0B4_28DB);
+                self_play_games(&nets, 40, batch_seed, 0.1, 10_000, 2)
+            })
+            .collect();
+        let openings: std::collections::HashSet<Position> = games
+            .iter()
+            .flat_map(|g| g.iter().take(20).copied())
+            .collect();
+        assert!(early.iter().all(|p| openings.contains(p)));
+        let late = games
+            .iter()
+            .flat_map(|g| g.iter().skip(20))
+            .find(|p| !openings.contains(p));
+        assert!(!early.contains(late.expect("games go on past twenty turns")));
+        // Candidates from those bases: the positions after the best plays of their rolls.
+        let candidates = candidate_positions(&nets, 60, 9, 0.1, Bases::FirstPlays(3), 5, 2);
+        assert_eq!(candidates.len(), 60);
+        let base = sample_early_positions(&nets, 60 / 5 + 1, 9, 0.1, 3, 1)[0];
+        let mut rng = ChaCha8Rng::seed_from_u64(9 ^ 0xCA4D_1DA7 ^ 0x9E37_79B9_7F4A_7C15);
+        let dice = crate::roll(&mut rng, false);
+        let best = Evaluator::new(nets.clone()).rank_moves(&base, dice)[0]
+            .0
+            .position;
+        assert_eq!(candidates[0], best.swap());
     }
 
     #[test]
