@@ -11,7 +11,8 @@ use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::Nets;
 use cubeful_train::decisions::{
-    paired_difference, summarise, BenchScore, ClassScore, DecisionSet, Judge, SetSpec,
+    paired_difference, summarise, BenchScore, ClassScore, DecisionList, DecisionSet, Judge, Origin,
+    SetSpec,
 };
 use serde::Serialize;
 
@@ -23,6 +24,7 @@ pub const DEFAULT_SPEC: SetSpec = SetSpec {
     decisions: 2000,
     seed: 1,
     judge: Judge::Search { plies: 2 },
+    origin: Origin::SelfPlay,
 };
 
 /// The default depth of `--reference-plies`.
@@ -43,6 +45,11 @@ pub struct Args {
     /// their sets as one, numbered in that order.
     #[arg(long, value_delimiter = ',', default_value = "1")]
     seed: Vec<u64>,
+    /// Take the decisions from this file instead of self-play: one per line, a position ID
+    /// (player on roll) and a roll (`4HPwATDgc/ABMA 31`), anything after them ignored; rolls
+    /// with a single play are left out. The scored set is cached under the list's checksum.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["seed", "positions"])]
+    decisions_from: Option<PathBuf>,
     /// Lookahead of the reference scores.
     #[arg(long, default_value_t = DEFAULT_REFERENCE_PLIES, value_parser = clap::value_parser!(u8).range(1..=3))]
     reference_plies: u8,
@@ -138,6 +145,7 @@ fn load_set(
     reference: &Arc<Nets>,
     bearoff: Option<Arc<BearoffDb>>,
     spec: SetSpec,
+    list: Option<&DecisionList>,
     threads: usize,
 ) -> Result<(DecisionSet, PathBuf)> {
     let name = DecisionSet::file_name(spec, cubeful_train::decisions::nets_checksum(reference));
@@ -160,7 +168,8 @@ fn load_set(
             );
         }
     };
-    let (set, _) = DecisionSet::load_or_build(cache, reference, bearoff, spec, threads, &progress)?;
+    let (set, _) =
+        DecisionSet::load_or_build(cache, reference, bearoff, spec, list, threads, &progress)?;
     Ok((set, path))
 }
 
@@ -171,6 +180,7 @@ pub fn default_set(cache: &Path, threads: usize) -> Result<DecisionSet> {
         &Arc::new(Nets::embedded()),
         None,
         DEFAULT_SPEC,
+        None,
         threads,
     )?
     .0)
@@ -293,24 +303,50 @@ pub fn run(args: &Args) -> Result<()> {
         (Judge::Search { .. }, false) => None,
     };
     let choosing_bearoff = bearoff.as_ref().filter(|_| args.bearoff);
+    let judge_bearoff = match judge {
+        Judge::Rollout { .. } => bearoff.clone(),
+        Judge::Search { .. } => None,
+    };
     let mut sets = Sets { sets: Vec::new() };
-    for &seed in &args.seed {
-        let spec = SetSpec {
-            decisions: args.positions,
-            seed,
-            judge,
-        };
-        let judge_bearoff = match judge {
-            Judge::Rollout { .. } => bearoff.clone(),
-            Judge::Search { .. } => None,
-        };
-        sets.sets.push(load_set(
-            &args.cache,
-            &reference,
-            judge_bearoff,
-            spec,
-            threads,
-        )?);
+    match &args.decisions_from {
+        Some(file) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read {}", file.display()))?;
+            let list = DecisionList::parse(&text)
+                .with_context(|| format!("decisions {}", file.display()))?;
+            if list.forced() > 0 {
+                eprintln!(
+                    "bench decisions: {} of the list's decisions have a single play; left out",
+                    list.forced()
+                );
+            }
+            sets.sets.push(load_set(
+                &args.cache,
+                &reference,
+                judge_bearoff,
+                list.spec(judge),
+                Some(&list),
+                threads,
+            )?);
+        }
+        None => {
+            for &seed in &args.seed {
+                let spec = SetSpec {
+                    decisions: args.positions,
+                    seed,
+                    judge,
+                    origin: Origin::SelfPlay,
+                };
+                sets.sets.push(load_set(
+                    &args.cache,
+                    &reference,
+                    judge_bearoff.clone(),
+                    spec,
+                    None,
+                    threads,
+                )?);
+            }
+        }
     }
     if args.list {
         println!("# decision\tposition ID\troll\tclass");

@@ -506,6 +506,55 @@ fn bench_decisions_measures_several_seeds_as_one_set() {
 }
 
 #[test]
+fn bench_decisions_measures_a_list_of_decisions() {
+    let dir = std::env::temp_dir().join(format!("cubeful-bench-list-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.to_str().unwrap();
+    let base = [
+        "bench",
+        "decisions",
+        "--reference-plies",
+        "1",
+        "--cache",
+        cache,
+    ];
+    let seeded = [&base[..], &["--positions", "10", "--seed", "3"]].concat();
+    // Seed 3's decisions as a list: position ID and roll, with a comment.
+    let listing = stdout(&[&seeded[..], &["--list"]].concat());
+    let mut list = String::from("# from seed 3\n");
+    for row in listing.lines().filter(|l| !l.starts_with('#')) {
+        let row: Vec<&str> = row.split('\t').collect();
+        list.push_str(&format!("{} {}\n", row[1], row[2]));
+    }
+    let file = dir.join("list.txt");
+    std::fs::write(&file, &list).unwrap();
+    let listed = [&base[..], &["--decisions-from", file.to_str().unwrap()]].concat();
+    let measure = |args: &[&str]| -> serde_json::Value {
+        let text = stdout(&[args, &["--json", "--plies", "0"]].concat());
+        serde_json::from_str(&text).expect("valid JSON")
+    };
+    let (a, b) = (measure(&seeded), measure(&listed));
+    assert_eq!(b["overall"]["decisions"], 10);
+    assert_eq!(
+        a["overall"], b["overall"],
+        "the same decisions, scored alike"
+    );
+    assert!(b["set"].as_str().unwrap().contains("-list"), "{b}");
+    // The same listing, in the same order.
+    let relisted = stdout(&[&listed[..], &["--list"]].concat());
+    assert_eq!(relisted, listing);
+    // A bad line is named; a list with a seed is refused.
+    std::fs::write(&file, format!("{list}4HPwATDgc/ABMA 77\n")).unwrap();
+    let out = run(&listed);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(err.contains("line 12: roll \"77\""), "{err}");
+    assert_refused(&[&listed[..], &["--seed", "2"]].concat(), "--seed");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
     let dir = std::env::temp_dir().join(format!("cubeful-bench-bearoff-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -37,17 +37,22 @@
 //!    it is charged the error of the worst candidate. Errors are averaged per class and overall
 //!    and reported in thousandths of a point per decision.
 //!
-//! Everything is deterministic for the seed, the count, the judge and the reference nets (and,
+//! A set can also be made of decisions listed by the user (a position ID and a roll per line,
+//! [`DecisionList`]) instead of step 1, for instance the decisions a bot met in games against
+//! another program: steps 2 to 4 are the same, and the list's CRC-32 stands for the seed.
+//!
+//! Everything is deterministic for the seed (or list), the count, the judge and the reference nets (and,
 //! for rollouts, the bearoff databases). Scoring takes minutes (2-ply) to an hour or more
 //! (rollouts), so the scored set is cached in a file ([`DecisionSet::load_or_build`]) whose name
 //! records the count, the seed, the judge and a checksum of the reference nets.
 //!
 //! # File format
 //!
-//! Little-endian: magic `CFDECS1\0`; format version (u32, 2); seed (u64); decisions requested
-//! (u32); the judge: its kind (u8: 0 search, 1 rollout) and its depth or games (u32) (version 1,
-//! still read, had the search depth alone as a u8); [`nets_checksum`] of the reference nets (u32);
-//! decision count (u32);
+//! Little-endian: magic `CFDECS1\0`; format version (u32, 3); seed (u64; of a listed set, the
+//! list's CRC-32); decisions requested (u32); the judge: its kind (u8: 0 search, 1 rollout) and
+//! its depth or games (u32) (version 1, still read, had the search depth alone as a u8); the
+//! origin (u8: 0 self-play, 1 listed; versions 1 and 2, still read, had self-play sets only);
+//! [`nets_checksum`] of the reference nets (u32); decision count (u32);
 //! then per decision the 26 signed bytes of [`Position::board`], the two dice, the class (u8: 0
 //! contact, 1 crashed, 2 race), the candidate count (u8, 2 to 16), and per candidate the 26 bytes
 //! of the board it leads to (seen from the mover, as move generation gives it) and its reference
@@ -75,8 +80,8 @@ use crate::parallel_map;
 use crate::rollout_labels::label_settings;
 
 const MAGIC: &[u8; 8] = b"CFDECS1\0";
-const FORMAT_VERSION: u32 = 2;
-const HEADER: usize = 8 + 4 + 8 + 4 + 1 + 4 + 4 + 4;
+const FORMAT_VERSION: u32 = 3;
+const HEADER: usize = 8 + 4 + 8 + 4 + 1 + 4 + 1 + 4 + 4;
 const BOARD: usize = 26;
 /// Candidates kept regardless of their 0-ply score.
 const ALWAYS_KEPT: usize = 5;
@@ -117,7 +122,9 @@ pub struct Decision {
 /// A scored set of decisions.
 #[derive(Clone, Debug)]
 pub struct DecisionSet {
+    /// Of a listed set, the list's checksum.
     pub seed: u64,
+    pub origin: Origin,
     /// The number of decisions asked for (the set holds fewer only if the games ran out).
     pub requested: u32,
     /// Lookahead of the reference scores.
@@ -170,6 +177,7 @@ impl std::fmt::Display for Judge {
 impl PartialEq for DecisionSet {
     fn eq(&self, other: &DecisionSet) -> bool {
         self.seed == other.seed
+            && self.origin == other.origin
             && self.requested == other.requested
             && self.judge == other.judge
             && self.nets_checksum == other.nets_checksum
@@ -177,12 +185,122 @@ impl PartialEq for DecisionSet {
     }
 }
 
-/// What makes a set: the count, the seed and the judge (the nets are passed apart).
+/// What makes a set: the count, the seed and the judge (the nets are passed apart), and where
+/// its decisions come from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SetSpec {
     pub decisions: u32,
+    /// Of a listed set, the list's checksum ([`DecisionList::checksum`]).
     pub seed: u64,
     pub judge: Judge,
+    pub origin: Origin,
+}
+
+/// Where the decisions of a set come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Self-play games of the reference nets, from the seed (step 1 of the construction).
+    SelfPlay,
+    /// A [`DecisionList`].
+    Listed,
+}
+
+/// Decisions given by the user instead of self-play: positions (player on roll) and rolls, each
+/// with at least two distinct plays.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DecisionList {
+    decisions: Vec<(Position, Dice, NetClass)>,
+    /// Lines whose roll has a single play (or none): nothing to choose.
+    forced: usize,
+}
+
+/// A list of decisions ([`DecisionList::parse`]) that cannot be used.
+#[derive(Debug, Error, PartialEq)]
+pub enum DecisionListError {
+    #[error("line {line}: {reason}")]
+    Line { line: usize, reason: String },
+    #[error("the list holds no decision with a choice to make")]
+    Empty,
+}
+
+impl DecisionList {
+    /// Reads a list: one decision per line, a position ID (the player on roll) and a roll
+    /// (`31`, `3-1`), separated by blanks, anything after them ignored; blank lines and lines
+    /// starting with `#` skipped. Decisions whose roll leaves a single play are left out (see
+    /// [`DecisionList::forced`]).
+    pub fn parse(text: &str) -> Result<DecisionList, DecisionListError> {
+        let mut generator = cubeful_engine::MoveGenerator::new();
+        let mut decisions = Vec::new();
+        let mut forced = 0;
+        for (n, line) in text.lines().enumerate() {
+            let error = |reason: String| DecisionListError::Line {
+                line: n + 1,
+                reason,
+            };
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let mut fields = line.split_ascii_whitespace();
+            let (Some(id), Some(roll)) = (fields.next(), fields.next()) else {
+                return Err(error("a position ID and a roll expected".into()));
+            };
+            let position = cubeful_engine::position_id::decode(id)
+                .map_err(|e| error(format!("position ID {id:?}: {e}")))?;
+            let dice: Dice = roll
+                .parse()
+                .map_err(|e| error(format!("roll {roll:?}: {e}")))?;
+            if position.result().is_some() {
+                return Err(error(format!("position {id}: the game is over")));
+            }
+            if generator.generate(&position, dice).len() < 2 {
+                forced += 1;
+                continue;
+            }
+            let class = net_class(classify(&position)).expect("a game in progress");
+            decisions.push((position, dice, class));
+        }
+        if decisions.is_empty() {
+            return Err(DecisionListError::Empty);
+        }
+        Ok(DecisionList { decisions, forced })
+    }
+
+    /// The decisions, in the list's order.
+    pub fn len(&self) -> usize {
+        self.decisions.len()
+    }
+
+    /// Whether the list is empty (never, for a parsed list).
+    pub fn is_empty(&self) -> bool {
+        self.decisions.is_empty()
+    }
+
+    /// Lines left out because their roll has a single play.
+    pub fn forced(&self) -> usize {
+        self.forced
+    }
+
+    /// CRC-32 of the decisions (board bytes and dice of each, in order): names the list.
+    pub fn checksum(&self) -> u32 {
+        let mut hasher = crc32fast::Hasher::new();
+        for (position, dice, _) in &self.decisions {
+            let board: Vec<u8> = position.board().iter().map(|&x| x as u8).collect();
+            hasher.update(&board);
+            hasher.update(&[dice.first(), dice.second()]);
+        }
+        hasher.finalize()
+    }
+
+    /// The spec of the set of this list scored by `judge`.
+    pub fn spec(&self, judge: Judge) -> SetSpec {
+        SetSpec {
+            decisions: self.decisions.len() as u32,
+            seed: u64::from(self.checksum()),
+            judge,
+            origin: Origin::Listed,
+        }
+    }
 }
 
 /// A decision set file that could not be used.
@@ -199,6 +317,8 @@ pub enum DecisionSetError {
     Format { path: PathBuf, reason: String },
     #[error("these nets (checksum {found:08x}) did not score the decision set (scored by nets with checksum {expected:08x})")]
     WrongReference { expected: u32, found: u32 },
+    #[error("the set is made of a list of decisions, and the list given is not it")]
+    WrongList,
 }
 
 /// A file of choices ([`DecisionSet::parse_choices`]) that cannot be measured.
@@ -329,6 +449,20 @@ pub fn sample_decisions(nets: &Arc<Nets>, n: usize, seed: u64) -> Vec<(Position,
     out
 }
 
+/// The decisions of a set of `spec`: from self-play, or `list`'s (which must be the list of the
+/// spec).
+fn decisions_to_score(
+    nets: &Arc<Nets>,
+    spec: SetSpec,
+    list: Option<&DecisionList>,
+) -> Result<Vec<(Position, Dice, NetClass)>, DecisionSetError> {
+    match (spec.origin, list) {
+        (Origin::SelfPlay, None) => Ok(sample_decisions(nets, spec.decisions as usize, spec.seed)),
+        (Origin::Listed, Some(list)) if list.spec(spec.judge) == spec => Ok(list.decisions.clone()),
+        _ => Err(DecisionSetError::WrongList),
+    }
+}
+
 /// Cubeless equity for the mover after a play leading to `after`, at `plies`.
 fn reference_equity(search: &mut Search, after: &Position, plies: u8) -> f32 {
     if let Some(result) = after.result() {
@@ -411,18 +545,20 @@ impl DecisionSet {
     /// number of decisions scored so far.
     ///
     /// Rollouts stop at `bearoff`'s databases when given (the scores depend on it; the command
-    /// line always gives the standard ones).
+    /// line always gives the standard ones). A listed set needs its `list` (and a self-play set
+    /// none).
     pub fn build(
         nets: &Arc<Nets>,
         bearoff: Option<Arc<BearoffDb>>,
         spec: SetSpec,
+        list: Option<&DecisionList>,
         threads: usize,
         progress: &(dyn Fn(usize) + Sync),
-    ) -> DecisionSet {
-        let sampled = sample_decisions(nets, spec.decisions as usize, spec.seed);
+    ) -> Result<DecisionSet, DecisionSetError> {
+        let sampled = decisions_to_score(nets, spec, list)?;
         let mut set = DecisionSet::empty(nets, bearoff, spec);
         set.score_more(&sampled, sampled.len(), threads, progress);
-        set
+        Ok(set)
     }
 
     /// [`DecisionSet::build`], saving the decisions scored so far to `checkpoint` every
@@ -433,11 +569,12 @@ impl DecisionSet {
         nets: &Arc<Nets>,
         bearoff: Option<Arc<BearoffDb>>,
         spec: SetSpec,
+        list: Option<&DecisionList>,
         threads: usize,
         progress: &(dyn Fn(usize) + Sync),
         checkpoint: &Path,
     ) -> Result<DecisionSet, DecisionSetError> {
-        let sampled = sample_decisions(nets, spec.decisions as usize, spec.seed);
+        let sampled = decisions_to_score(nets, spec, list)?;
         let mut set = DecisionSet::empty(nets, bearoff, spec);
         if checkpoint.exists() {
             let saved = DecisionSet::load(checkpoint)?;
@@ -470,6 +607,7 @@ impl DecisionSet {
     fn empty(nets: &Arc<Nets>, bearoff: Option<Arc<BearoffDb>>, spec: SetSpec) -> DecisionSet {
         DecisionSet {
             seed: spec.seed,
+            origin: spec.origin,
             requested: spec.decisions,
             judge: spec.judge,
             nets_checksum: nets_checksum(nets),
@@ -562,13 +700,17 @@ impl DecisionSet {
         self.reference.is_some()
     }
 
-    /// The file name of a set: `decisions-N-seedS-JUDGE-CRC.bin`, the judge `Pply` or
-    /// `rolloutT` ([`Judge::file_tag`]).
+    /// The file name of a set: `decisions-N-seedS-JUDGE-CRC.bin` (of a listed set,
+    /// `decisions-N-listLISTCRC-JUDGE-CRC.bin`), the judge `Pply` or `rolloutT`
+    /// ([`Judge::file_tag`]).
     pub fn file_name(spec: SetSpec, nets_checksum: u32) -> String {
+        let origin = match spec.origin {
+            Origin::SelfPlay => format!("seed{}", spec.seed),
+            Origin::Listed => format!("list{:08x}", spec.seed),
+        };
         format!(
-            "decisions-{}-seed{}-{}-{nets_checksum:08x}.bin",
+            "decisions-{}-{origin}-{}-{nets_checksum:08x}.bin",
             spec.decisions,
-            spec.seed,
             spec.judge.file_tag()
         )
     }
@@ -582,6 +724,7 @@ impl DecisionSet {
         nets: &Arc<Nets>,
         bearoff: Option<Arc<BearoffDb>>,
         spec: SetSpec,
+        list: Option<&DecisionList>,
         threads: usize,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<(DecisionSet, bool), DecisionSetError> {
@@ -606,7 +749,8 @@ impl DecisionSet {
             source,
         })?;
         let checkpoint = path.with_extension("partial");
-        let set = DecisionSet::build_resuming(nets, bearoff, spec, threads, progress, &checkpoint)?;
+        let set =
+            DecisionSet::build_resuming(nets, bearoff, spec, list, threads, progress, &checkpoint)?;
         set.save(&path)?;
         // The set is saved: its checkpoint is no longer needed (if it cannot be removed, the
         // next build of this set starts from it, which is just as good).
@@ -620,6 +764,7 @@ impl DecisionSet {
             decisions: self.requested,
             seed: self.seed,
             judge: self.judge,
+            origin: self.origin,
         }
     }
 
@@ -636,6 +781,10 @@ impl DecisionSet {
         };
         b.push(kind);
         b.extend_from_slice(&value.to_le_bytes());
+        b.push(match self.origin {
+            Origin::SelfPlay => 0,
+            Origin::Listed => 1,
+        });
         b.extend_from_slice(&self.nets_checksum.to_le_bytes());
         b.extend_from_slice(&(self.decisions.len() as u32).to_le_bytes());
         for d in &self.decisions {
@@ -698,6 +847,14 @@ impl DecisionSet {
                 }
             }
         };
+        let origin = match version {
+            1 | 2 => Origin::SelfPlay,
+            _ => match r.u8()? {
+                0 => Origin::SelfPlay,
+                1 => Origin::Listed,
+                code => return Err(format!("unknown origin {code}")),
+            },
+        };
         let nets_checksum = r.u32()?;
         let count = r.u32()? as usize;
         let mut decisions = Vec::with_capacity(count.min(1 << 20));
@@ -752,6 +909,7 @@ impl DecisionSet {
         }
         Ok(DecisionSet {
             seed,
+            origin,
             requested,
             judge,
             nets_checksum,
@@ -1062,14 +1220,15 @@ mod tests {
             decisions,
             seed,
             judge: Judge::Search { plies: 1 },
+            origin: Origin::SelfPlay,
         }
     }
 
     #[test]
     fn the_set_is_deterministic_and_round_trips() {
         let nets = Arc::new(Nets::embedded());
-        let a = DecisionSet::build(&nets, None, spec(40, 7), 2, &|_| {});
-        let b = DecisionSet::build(&nets, None, spec(40, 7), 1, &|_| {});
+        let a = DecisionSet::build(&nets, None, spec(40, 7), None, 2, &|_| {}).unwrap();
+        let b = DecisionSet::build(&nets, None, spec(40, 7), None, 1, &|_| {}).unwrap();
         assert_eq!(a, b, "the same set whatever the threads");
         assert_eq!(a.decisions.len(), 40);
         let count = |c: NetClass| a.decisions.iter().filter(|d| d.class == c).count();
@@ -1091,7 +1250,7 @@ mod tests {
                 .iter()
                 .all(|c| legal.iter().any(|m| m.position == c.after)));
         }
-        let other = DecisionSet::build(&nets, None, spec(40, 8), 1, &|_| {});
+        let other = DecisionSet::build(&nets, None, spec(40, 8), None, 1, &|_| {}).unwrap();
         assert_ne!(a.decisions, other.decisions, "another seed, another set");
 
         let back = DecisionSet::from_bytes(&a.to_bytes()).unwrap();
@@ -1129,7 +1288,7 @@ mod tests {
     #[test]
     fn the_reference_nets_lose_nothing_at_the_reference_depth() {
         let nets = Arc::new(Nets::embedded());
-        let set = DecisionSet::build(&nets, None, spec(30, 3), 2, &|_| {});
+        let set = DecisionSet::build(&nets, None, spec(30, 3), None, 2, &|_| {}).unwrap();
         let mut evaluator = Evaluator::new(nets.clone());
         let mut covered = 0;
         // A 1-ply choice of the reference nets maximises the same 1-ply scores over the plays the
@@ -1186,7 +1345,7 @@ mod tests {
     #[test]
     fn choices_made_elsewhere_measure_as_the_nets_own() {
         let nets = Arc::new(Nets::embedded());
-        let set = DecisionSet::build(&nets, None, spec(12, 4), 2, &|_| {});
+        let set = DecisionSet::build(&nets, None, spec(12, 4), None, 2, &|_| {}).unwrap();
         let mut evaluator = Evaluator::new(nets.clone());
         // The nets' 0-ply choices, written out in notation in reverse order with a comment and
         // a blank line, are read back as the same plays and measure the same.
@@ -1227,7 +1386,7 @@ mod tests {
     fn a_choice_outside_the_candidates_is_scored_with_the_reference_nets() {
         let nets = Arc::new(Nets::embedded());
         // Forty decisions: enough that the 0-ply choice is not the 1-ply judge's best in some.
-        let mut set = DecisionSet::build(&nets, None, spec(40, 9), 2, &|_| {});
+        let mut set = DecisionSet::build(&nets, None, spec(40, 9), None, 2, &|_| {}).unwrap();
         let mut evaluator = Evaluator::new(nets.clone());
         // Remove each decision's 0-ply choice from its candidates (keeping at least one).
         let mut expected = Vec::new();
@@ -1273,9 +1432,10 @@ mod tests {
             decisions: 4,
             seed: 4,
             judge: Judge::Rollout { trials: 9 },
+            origin: Origin::SelfPlay,
         };
-        let a = DecisionSet::build(&nets, None, spec, 2, &|_| {});
-        let b = DecisionSet::build(&nets, None, spec, 1, &|_| {});
+        let a = DecisionSet::build(&nets, None, spec, None, 2, &|_| {}).unwrap();
+        let b = DecisionSet::build(&nets, None, spec, None, 1, &|_| {}).unwrap();
         assert_eq!(a, b, "the same scores whatever the threads");
         assert_eq!(a.spec(), spec);
         assert_eq!(
@@ -1289,9 +1449,11 @@ mod tests {
                 judge: Judge::Search { plies: 1 },
                 ..spec
             },
+            None,
             2,
             &|_| {},
-        );
+        )
+        .unwrap();
         assert_eq!(
             a.decisions
                 .iter()
@@ -1323,10 +1485,18 @@ mod tests {
     }
 
     #[test]
-    fn version_1_files_are_still_read() {
+    fn versions_1_and_2_files_are_still_read() {
         let nets = Arc::new(Nets::embedded());
-        let set = DecisionSet::build(&nets, None, spec(10, 2), 1, &|_| {});
-        let v2 = set.to_bytes();
+        let set = DecisionSet::build(&nets, None, spec(10, 2), None, 1, &|_| {}).unwrap();
+        let v3 = set.to_bytes();
+        // Version 2: no origin byte (self-play sets only).
+        let mut v2 = v3[..8].to_vec();
+        v2.extend_from_slice(&2u32.to_le_bytes());
+        v2.extend_from_slice(&v3[12..29]);
+        v2.extend_from_slice(&v3[30..v3.len() - 4]);
+        let crc = crc32fast::hash(&v2);
+        v2.extend_from_slice(&crc.to_le_bytes());
+        assert_eq!(DecisionSet::from_bytes(&v2).unwrap(), set);
         // Version 1: the judge was the search depth alone, one byte.
         let mut v1 = v2[..8].to_vec();
         v1.extend_from_slice(&1u32.to_le_bytes());
@@ -1336,21 +1506,21 @@ mod tests {
         let crc = crc32fast::hash(&v1);
         v1.extend_from_slice(&crc.to_le_bytes());
         assert_eq!(DecisionSet::from_bytes(&v1).unwrap(), set);
-        let mut v3 = v2.clone();
-        v3[8] = 3;
-        let n = v3.len() - 4;
-        let crc = crc32fast::hash(&v3[..n]);
-        v3[n..].copy_from_slice(&crc.to_le_bytes());
-        assert!(DecisionSet::from_bytes(&v3)
+        let mut v4 = v3.clone();
+        v4[8] = 4;
+        let n = v4.len() - 4;
+        let crc = crc32fast::hash(&v4[..n]);
+        v4[n..].copy_from_slice(&crc.to_le_bytes());
+        assert!(DecisionSet::from_bytes(&v4)
             .unwrap_err()
-            .contains("format version 3"));
+            .contains("format version 4"));
     }
 
     #[test]
     fn an_interrupted_build_resumes_from_its_checkpoint() {
         let nets = Arc::new(Nets::embedded());
         let spec = spec(CHECKPOINT_EVERY as u32 + 12, 6);
-        let whole = DecisionSet::build(&nets, None, spec, 2, &|_| {});
+        let whole = DecisionSet::build(&nets, None, spec, None, 2, &|_| {}).unwrap();
         let dir = std::env::temp_dir().join(format!("cubeful-resume-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let checkpoint = dir.join("set.partial");
@@ -1363,6 +1533,7 @@ mod tests {
             &nets,
             None,
             spec,
+            None,
             1,
             &|n| {
                 seen.fetch_max(n, Ordering::Relaxed);
@@ -1378,9 +1549,10 @@ mod tests {
             "saved as it went"
         );
         // A checkpoint of another set is refused, not silently mixed in.
-        let other = DecisionSet::build(&nets, None, SetSpec { seed: 7, ..spec }, 1, &|_| {});
+        let other =
+            DecisionSet::build(&nets, None, SetSpec { seed: 7, ..spec }, None, 1, &|_| {}).unwrap();
         other.save(&checkpoint).unwrap();
-        let refused = DecisionSet::build_resuming(&nets, None, spec, 1, &|_| {}, &checkpoint);
+        let refused = DecisionSet::build_resuming(&nets, None, spec, None, 1, &|_| {}, &checkpoint);
         assert!(
             matches!(refused, Err(DecisionSetError::Format { ref reason, .. }) if reason.contains("another set")),
             "{refused:?}"
@@ -1394,7 +1566,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("cubeful-decisions-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let (built, fresh) =
-            DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), 1, &|_| {}).unwrap();
+            DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), None, 1, &|_| {}).unwrap();
         assert!(fresh);
         let files: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
@@ -1406,9 +1578,74 @@ mod tests {
             "the set, and no checkpoint left beside it"
         );
         let (read, fresh) =
-            DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), 1, &|_| {}).unwrap();
+            DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), None, 1, &|_| {}).unwrap();
         assert!(!fresh);
         assert_eq!(built, read);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_listed_set_scores_the_decisions_of_its_list() {
+        let nets = Arc::new(Nets::embedded());
+        let selfplay = DecisionSet::build(&nets, None, spec(12, 3), None, 1, &|_| {}).unwrap();
+        // The self-play set's decisions as a list, with a forced roll and comments among them.
+        let bar = Position::from_points(
+            &[(25, 2), (6, 13)],
+            &[(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 2), (24, 3)],
+        )
+        .unwrap();
+        let mut text = String::from("# position ID\troll\n\n");
+        for (i, d) in selfplay.decisions.iter().enumerate() {
+            text.push_str(&format!(
+                "{} {} anything\n",
+                cubeful_engine::position_id::encode(&d.position),
+                d.dice
+            ));
+            if i == 3 {
+                text.push_str(&format!(
+                    "{}\t6-6\n",
+                    cubeful_engine::position_id::encode(&bar)
+                ));
+            }
+        }
+        let list = DecisionList::parse(&text).unwrap();
+        assert_eq!((list.len(), list.forced()), (12, 1));
+        let spec = list.spec(Judge::Search { plies: 1 });
+        assert_eq!(spec.origin, Origin::Listed);
+        assert_eq!(spec.seed, u64::from(list.checksum()));
+        let listed = DecisionSet::build(&nets, None, spec, Some(&list), 2, &|_| {}).unwrap();
+        assert_eq!(
+            listed.decisions, selfplay.decisions,
+            "the same decisions, scored alike"
+        );
+        assert_eq!(listed.spec(), spec);
+        let back = DecisionSet::from_bytes(&listed.to_bytes()).unwrap();
+        assert_eq!(back, listed);
+        assert_eq!(back.origin, Origin::Listed);
+        assert!(DecisionSet::file_name(spec, 1)
+            .starts_with(&format!("decisions-12-list{:08x}-1ply-", list.checksum())));
+        // A set needs its own list.
+        let fewer =
+            DecisionList::parse(&text.lines().take(5).collect::<Vec<_>>().join("\n")).unwrap();
+        assert_ne!(fewer.checksum(), list.checksum());
+        for (spec, list) in [
+            (spec, Some(&fewer)),
+            (spec, None),
+            (selfplay.spec(), Some(&list)),
+        ] {
+            assert!(matches!(
+                DecisionSet::build(&nets, None, spec, list, 1, &|_| {}),
+                Err(DecisionSetError::WrongList)
+            ));
+        }
+        // Bad lines say where and what.
+        let bad = |text: &str| DecisionList::parse(text).unwrap_err().to_string();
+        assert_eq!(
+            bad("# nothing\n"),
+            "the list holds no decision with a choice to make"
+        );
+        assert!(bad("\n4HPwATDgc/ABMA\n").starts_with("line 2: a position ID and a roll expected"));
+        assert!(bad("4HPwATDgc/ABMA 71").starts_with("line 1: roll \"71\""));
+        assert!(bad("4HPwATDgc/AB 31").starts_with("line 1: position ID \"4HPwATDgc/AB\""));
     }
 }
