@@ -6,7 +6,8 @@
 # pruning nets (for quick comparisons at 0-ply); LOSS (default ce) is the loss; HARD=E adds
 # the 2-ply examples whose 0-ply equity by START (or by HARD_NETS) is at least E off
 # (train hard), HARD_REPEAT times (default 2); AVERAGE=D writes weight averages (train
-# supervised --average D); EXTRA holds more options of train supervised (e.g. --hidden-race 128);
+# supervised --average D); SEED (default 1) seeds the training run; EXTRA holds more options
+# of train supervised (e.g. --hidden-race 128);
 # MORE_DATA and MORE_CANDIDATES name more 2-ply and candidate sets (folders, space-separated).
 set -e
 cd "$(dirname "$0")/.."
@@ -52,5 +53,5 @@ for i in 1 2 3; do D+=(--data-dir training/rollout-selfplay-u1); done
 mkdir -p "$OUT"
 "$CLI" train supervised --optimizer adam --loss "${LOSS:-ce}" --nets "$START" "${D[@]}" \
     --out "$OUT" --epochs "$EPOCHS" --batch 64 --alpha "$ALPHA" --schedule cosine --select loss \
-    --seed 1 --threads 1 ${AVERAGE:+--average "$AVERAGE"} ${EXTRA:-}
+    --seed "${SEED:-1}" --threads 1 ${AVERAGE:+--average "$AVERAGE"} ${EXTRA:-}
 [ "${PRUNE:-1}" = 0 ] || "$CLI" train prune --nets "$OUT" --data-dir training/label2p --out "$OUT" --threads 1
