@@ -848,36 +848,14 @@ fn train_label_from_labels_the_same_positions_again() {
         &["train", "label", "--dir", d, "--prune", "--rollout", "9"],
         "--prune",
     );
-    assert_refused(
-        &[
-            "train",
-            "label",
-            "--dir",
-            d,
-            "--first-plays",
-            "5",
-            "--class",
-            "contact",
-        ],
-        "--first-plays",
-    );
-    assert_refused(
-        &[
-            "train",
-            "label",
-            "--dir",
-            d,
-            "--first-plays",
-            "5",
-            "--source",
-            "races",
-        ],
-        "--first-plays",
-    );
-    assert_refused(
-        &["train", "label", "--dir", d, "--first-plays", "0"],
-        "--first-plays",
-    );
+    for wrong in [
+        ["--first-plays", "5", "--class", "contact"],
+        ["--first-plays", "5", "--source", "races"],
+        ["--first-plays", "0", "--seed", "1"],
+    ] {
+        let args = [&["train", "label", "--dir", d], &wrong[..]].concat();
+        assert_refused(&args, "--first-plays");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

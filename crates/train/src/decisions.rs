@@ -232,15 +232,11 @@ impl DecisionList {
         let mut generator = cubeful_engine::MoveGenerator::new();
         let mut decisions = Vec::new();
         let mut forced = 0;
-        for (n, line) in text.lines().enumerate() {
+        for (number, line) in content_lines(text) {
             let error = |reason: String| DecisionListError::Line {
-                line: n + 1,
+                line: number,
                 reason,
             };
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
             let mut fields = line.split_ascii_whitespace();
             let (Some(id), Some(roll)) = (fields.next(), fields.next()) else {
                 return Err(error("a position ID and a roll expected".into()));
@@ -447,6 +443,15 @@ pub fn sample_decisions(nets: &Arc<Nets>, n: usize, seed: u64) -> Vec<(Position,
         }
     }
     out
+}
+
+/// The lines of a list or choices file that say something, numbered from 1 and trimmed: blank
+/// lines and `#` comments left out.
+fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines()
+        .enumerate()
+        .map(|(n, line)| (n + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
 }
 
 /// The decisions of a set of `spec`: from self-play, or `list`'s (which must be the list of the
@@ -999,15 +1004,11 @@ impl DecisionSet {
         total: usize,
     ) -> Result<Vec<LegalMove>, ChoicesError> {
         let mut choices: Vec<Option<LegalMove>> = vec![None; self.decisions.len()];
-        for (n, line) in text.lines().enumerate() {
+        for (line_number, line) in content_lines(text) {
             let error = |reason: String| ChoicesError::Line {
-                line: n + 1,
+                line: line_number,
                 reason,
             };
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
-                continue;
-            }
             let (index, play) = line
                 .split_once(|c: char| c.is_ascii_whitespace())
                 .unwrap_or((line, ""));
