@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 mod common;
 
-use common::{assert_refused, run, stdout};
+use common::{assert_refused, run, scratch_dir, stdout};
 
 #[test]
 fn moves_of_the_opening_31() {
@@ -308,9 +308,7 @@ fn duel_with_lookahead_players() {
 
 #[test]
 fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
-    let dir = std::env::temp_dir().join(format!("cubeful-bench-choices-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cubeful-bench-choices");
     let cache = dir.to_str().unwrap();
     // The arguments of a 10-decision set cached in `cache`, then `extra`.
     fn with<'a>(cache: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
@@ -398,9 +396,7 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
 
 #[test]
 fn bench_decisions_measures_several_seeds_as_one_set() {
-    let dir = std::env::temp_dir().join(format!("cubeful-bench-seeds-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cubeful-bench-seeds");
     let cache = dir.to_str().unwrap();
     fn with<'a>(cache: &'a str, seed: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
         let mut args = vec!["bench", "decisions", "--positions", "10"];
@@ -507,9 +503,7 @@ fn bench_decisions_measures_several_seeds_as_one_set() {
 
 #[test]
 fn bench_decisions_measures_a_list_of_decisions() {
-    let dir = std::env::temp_dir().join(format!("cubeful-bench-list-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cubeful-bench-list");
     let cache = dir.to_str().unwrap();
     let base = [
         "bench",
@@ -556,9 +550,7 @@ fn bench_decisions_measures_a_list_of_decisions() {
 
 #[test]
 fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
-    let dir = std::env::temp_dir().join(format!("cubeful-bench-bearoff-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cubeful-bench-bearoff");
     let cache = dir.to_str().unwrap();
     let with = |seed: &str, extra: &[&str]| -> Vec<String> {
         let mut args = vec!["bench", "decisions", "--positions", "10", "--seed", seed];
@@ -861,9 +853,7 @@ fn train_label_from_labels_the_same_positions_again() {
 
 #[test]
 fn train_label_with_rollouts_keeps_the_misjudged_positions() {
-    let dir = std::env::temp_dir().join(format!("cubeful-label-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cubeful-label");
     let d = dir.to_str().unwrap();
     let label = |threshold: &str, source: &str| {
         let out = run(&[
