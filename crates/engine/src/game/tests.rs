@@ -907,21 +907,30 @@ fn search() -> Search {
 fn bots_play_a_match_to_the_end() {
     let mut s = search();
     let bot = Bot::new(Level::Expert);
-    let mut g = Game::new(Rules::match_to(3), Box::new(RandomDice::new(11))).unwrap();
-    let mut actions = 0;
-    while g.match_winner().is_none() {
-        g.new_game().unwrap();
-        while let Some((player, action)) = bot.choose(&g, &mut s) {
-            g.apply(player, action)
-                .unwrap_or_else(|e| panic!("the bot's {action:?} was refused: {e}"));
-            actions += 1;
-            assert!(actions < 5_000);
+    // Matches to 3 with several seeds: some take more than one game (which ones depends on the
+    // nets; a doubled gammon can end one in a single game).
+    let mut longest = 0;
+    for seed in 11..=16 {
+        let mut g = Game::new(Rules::match_to(3), Box::new(RandomDice::new(seed))).unwrap();
+        let mut actions = 0;
+        while g.match_winner().is_none() {
+            g.new_game().unwrap();
+            while let Some((player, action)) = bot.choose(&g, &mut s) {
+                g.apply(player, action)
+                    .unwrap_or_else(|e| panic!("the bot's {action:?} was refused: {e}"));
+                actions += 1;
+                assert!(actions < 5_000);
+            }
+            if g.decision() == Decision::OpeningRoll {
+                panic!("random dice never run out");
+            }
         }
-        if g.decision() == Decision::OpeningRoll {
-            panic!("random dice never run out");
-        }
+        let winner = g.match_winner().unwrap();
+        assert!(g.score()[winner.index()] >= 3, "seed {seed}");
+        assert!(g.score()[winner.other().index()] < 3, "seed {seed}");
+        longest = longest.max(g.games().len());
     }
-    assert!(g.games().len() >= 2);
+    assert!(longest >= 2, "every match ended in its first game");
 }
 
 #[test]
