@@ -676,27 +676,9 @@ fn run_label(args: &LabelArgs) -> Result<()> {
                 .into_iter()
                 .map(|example| example.position)
                 .collect(),
-            (None, Source::SelfPlay) => match bases {
-                supervised::Bases::All => {
-                    supervised::sample_positions(&nets, count, seed, args.explore, threads)
-                }
-                supervised::Bases::Class(class) => supervised::sample_positions_of_class(
-                    &nets,
-                    count,
-                    seed,
-                    args.explore,
-                    class,
-                    threads,
-                ),
-                supervised::Bases::FirstPlays(plies) => supervised::sample_early_positions(
-                    &nets,
-                    count,
-                    seed,
-                    args.explore,
-                    plies,
-                    threads,
-                ),
-            },
+            (None, Source::SelfPlay) => {
+                supervised::sample_bases(&nets, count, seed, args.explore, bases, threads)
+            }
             (None, Source::Candidates) => supervised::candidate_positions(
                 &nets,
                 count,

@@ -166,6 +166,27 @@ pub enum Bases {
     FirstPlays(usize),
 }
 
+/// `count` self-play positions of `bases`: by [`sample_positions`],
+/// [`sample_positions_of_class`] or [`sample_early_positions`].
+pub fn sample_bases(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    bases: Bases,
+    threads: usize,
+) -> Vec<Position> {
+    match bases {
+        Bases::All => sample_positions(nets, count, seed, explore, threads),
+        Bases::Class(class) => {
+            sample_positions_of_class(nets, count, seed, explore, class, threads)
+        }
+        Bases::FirstPlays(plies) => {
+            sample_early_positions(nets, count, seed, explore, plies, threads)
+        }
+    }
+}
+
 /// `count` positions that a choice weighs against each other: for positions from
 /// self-play (of `bases`), a random roll, and
 /// the positions after its `top` best plays at 0-ply (distinct, games not over), from the
@@ -185,15 +206,7 @@ pub fn candidate_positions(
     in_batches(count, 1_000, |batch, missing| {
         let batch_seed = seed ^ batch.wrapping_mul(0xA076_1D64_78BD_642F);
         let wanted = missing / top.max(1) + 1;
-        let base = match bases {
-            Bases::All => sample_positions(nets, wanted, batch_seed, explore, threads),
-            Bases::Class(class) => {
-                sample_positions_of_class(nets, wanted, batch_seed, explore, class, threads)
-            }
-            Bases::FirstPlays(plies) => {
-                sample_early_positions(nets, wanted, batch_seed, explore, plies, threads)
-            }
-        };
+        let base = sample_bases(nets, wanted, batch_seed, explore, bases, threads);
         let per_base = parallel_map(
             base.len(),
             threads,
