@@ -138,6 +138,10 @@ pub struct LabelArgs {
     /// that makes a position worth its rollout (0 to 3; 0 keeps every position).
     #[arg(long, value_name = "EQUITY", default_value_t = 0.1, requires = "rollout", value_parser = crate::options::number(0.0, 3.0))]
     threshold: f64,
+    /// With `--rollout`: stop every game after this many plies and take the 0-ply chances
+    /// there (truncated rollouts; 1 to 10000) [default: play the games out].
+    #[arg(long, value_name = "PLIES", requires = "rollout", value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    truncate: Option<u32>,
     /// Chunk i uses seed `seed * 1_000_003 + i`.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -706,6 +710,7 @@ fn run_label(args: &LabelArgs) -> Result<()> {
                     trials,
                     threshold: args.threshold as f32,
                     seed,
+                    truncate: args.truncate,
                 };
                 let labels = rollout_labels::rollout_targets(
                     &nets,

@@ -856,6 +856,14 @@ fn train_label_from_labels_the_same_positions_again() {
         let args = [&["train", "label", "--dir", d], &wrong[..]].concat();
         assert_refused(&args, "--first-plays");
     }
+    // Truncation is for rollouts, after at least one ply.
+    for (wrong, named) in [
+        (&["--truncate", "10"][..], "--rollout"),
+        (&["--rollout", "9", "--truncate", "0"][..], "--truncate"),
+    ] {
+        let args = [&["train", "label", "--dir", d], wrong].concat();
+        assert_refused(&args, named);
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -903,6 +911,36 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
     assert!(
         none.contains("(0 positions rolled out, of 6 probed"),
         "{none}"
+    );
+    // Truncated rollouts label every position too.
+    let out = run(&[
+        "train",
+        "label",
+        "--dir",
+        d,
+        "--chunks",
+        "1",
+        "--chunk-positions",
+        "6",
+        "--rollout",
+        "24",
+        "--probe",
+        "24",
+        "--threshold",
+        "0",
+        "--truncate",
+        "4",
+        "--no-bearoff",
+        "--threads",
+        "1",
+        "--first-plays",
+        "3",
+    ]);
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        text.contains("(6 positions rolled out, of 6 probed"),
+        "{text}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
     assert_refused(

@@ -522,7 +522,7 @@ impl<'r> Scorer<'r> {
                 let ctx = CubeContext::money(1, Ownership::Centered);
                 let settings = RolloutSettings {
                     variance_reduction: true,
-                    ..label_settings(trials, rollout_seed(seed, index))
+                    ..label_settings(trials, rollout_seed(seed, index), None)
                 };
                 let mut rollout = Rollout::new(
                     self.reference.nets.clone(),
