@@ -877,8 +877,8 @@ fn train_label_from_labels_the_same_positions_again() {
 fn train_label_with_rollouts_keeps_the_misjudged_positions() {
     let dir = scratch_dir("cubeful-label");
     let d = dir.to_str().unwrap();
-    let label = |threshold: &str, source: &str| {
-        let out = run(&[
+    let label = |threshold: &str, extra: &[&str]| {
+        let mut args = vec![
             "train",
             "label",
             "--dir",
@@ -896,9 +896,9 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
             "--no-bearoff",
             "--threads",
             "1",
-            "--source",
-            source,
-        ]);
+        ];
+        args.extend_from_slice(extra);
+        let out = run(&args);
         assert!(out.status.success(), "{out:?}");
         let text = String::from_utf8_lossy(&out.stderr).to_string();
         std::fs::remove_file(dir.join("chunk-00000.bin")).unwrap();
@@ -906,47 +906,23 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
     };
     // Threshold 0: every position probed is rolled out and kept.
     for source in ["self-play", "candidates", "races", "holding-games"] {
-        let all = label("0", source);
+        let all = label("0", &["--source", source]);
         assert!(
             all.contains("(6 positions rolled out, of 6 probed"),
             "{all}"
         );
     }
     // The largest threshold: no probe is that far from 0-ply, so the chunk is empty.
-    let none = label("3", "self-play");
+    let none = label("3", &["--source", "self-play"]);
     assert!(
         none.contains("(0 positions rolled out, of 6 probed"),
         "{none}"
     );
     // Truncated rollouts label every position too.
-    let out = run(&[
-        "train",
-        "label",
-        "--dir",
-        d,
-        "--chunks",
-        "1",
-        "--chunk-positions",
-        "6",
-        "--rollout",
-        "24",
-        "--probe",
-        "24",
-        "--threshold",
-        "0",
-        "--truncate",
-        "4",
-        "--no-bearoff",
-        "--threads",
-        "1",
-        "--first-plays",
-        "3",
-    ]);
-    let text = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{out:?}");
+    let cut = label("0", &["--truncate", "4", "--first-plays", "3"]);
     assert!(
-        text.contains("(6 positions rolled out, of 6 probed"),
-        "{text}"
+        cut.contains("(6 positions rolled out, of 6 probed"),
+        "{cut}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
     assert_refused(
