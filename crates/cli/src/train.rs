@@ -170,6 +170,11 @@ pub struct LabelArgs {
     /// in `--dir`.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "first_plays"])]
     from: Option<PathBuf>,
+    /// With `--from`: mix each new target with the position's old one, this share of the old
+    /// (0 to 1; 0.5 with `--plies 1` on 2-ply labels cancels the nets' lean against the player
+    /// on roll, docs/TRAINING.md round adam18).
+    #[arg(long, value_name = "SHARE", requires = "from", conflicts_with = "rollout", value_parser = crate::options::probability)]
+    blend: Option<f64>,
     /// Choose the plays inside the n-ply search among those the pruning nets keep (faster; the
     /// nets' folder must hold prune-*.net).
     #[arg(long, conflicts_with = "rollout")]
@@ -675,11 +680,9 @@ fn run_label(args: &LabelArgs) -> Result<()> {
         let start = Instant::now();
         let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(chunk as u64);
         let count = args.chunk_positions as usize;
-        let positions = match (&from, args.source) {
-            (Some(file), _) => dataset::load(file)?
-                .into_iter()
-                .map(|example| example.position)
-                .collect(),
+        let old = from.as_deref().map(dataset::load).transpose()?;
+        let positions = match (&old, args.source) {
+            (Some(old), _) => old.iter().map(|example| example.position).collect(),
             (None, Source::SelfPlay) => {
                 supervised::sample_bases(&nets, count, seed, args.explore, bases, threads)
             }
@@ -696,14 +699,20 @@ fn run_label(args: &LabelArgs) -> Result<()> {
             (None, Source::HoldingGames) => supervised::random_holding_games(count, seed),
         };
         let (examples, how) = match args.rollout {
-            None => (
-                supervised::deep_targets(&nets, &positions, args.plies, args.prune, threads),
-                format!(
+            None => {
+                let mut examples =
+                    supervised::deep_targets(&nets, &positions, args.plies, args.prune, threads);
+                let mut how = format!(
                     "at {}-ply{}",
                     args.plies,
                     if args.prune { ", pruned" } else { "" }
-                ),
-            ),
+                );
+                if let (Some(share), Some(old)) = (args.blend, &old) {
+                    examples = dataset::blend(old, &examples, share as f32);
+                    how = format!("{how}, blended with {share} of the old targets");
+                }
+                (examples, how)
+            }
             Some(trials) => {
                 let config = rollout_labels::RolloutLabelConfig {
                     probe_trials: args.probe,

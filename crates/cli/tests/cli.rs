@@ -827,6 +827,48 @@ fn train_label_from_labels_the_same_positions_again() {
         ra.iter().zip(&rb).any(|(x, y)| x[26..] != y[26..]),
         "2-ply targets differ from 1-ply ones somewhere"
     );
+    // Blended: each target halfway between the old (1-ply) and the new (2-ply) one.
+    let third = dir.join("third");
+    std::fs::create_dir_all(&third).unwrap();
+    let text = label(&[
+        "--from",
+        first.to_str().unwrap(),
+        "--dir",
+        third.to_str().unwrap(),
+        "--plies",
+        "2",
+        "--prune",
+        "--blend",
+        "0.5",
+    ]);
+    assert!(
+        text.contains("blended with 0.5 of the old targets"),
+        "{text}"
+    );
+    let rc = records(&std::fs::read(third.join("chunk-00000.bin")).unwrap());
+    let chances = |r: &[u8]| -> Vec<f32> {
+        r[26..]
+            .chunks(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    };
+    for ((x, y), z) in ra.iter().zip(&rb).zip(&rc) {
+        assert_eq!(x[..26], z[..26]);
+        for ((a, b), c) in chances(x).iter().zip(chances(y)).zip(chances(z)) {
+            assert!((c - (a + b) / 2.0).abs() < 1e-6, "{a} {b} {c}");
+        }
+    }
+    assert_refused(
+        &[
+            "train",
+            "label",
+            "--dir",
+            third.to_str().unwrap(),
+            "--blend",
+            "0.5",
+        ],
+        "--from",
+    );
     // Written chunks are skipped: a second run writes nothing.
     let again = label(&[
         "--from",

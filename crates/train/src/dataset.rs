@@ -141,6 +141,33 @@ pub fn load(path: &Path) -> Result<Vec<Example>, DatasetError> {
     Ok(out)
 }
 
+/// The examples of `new` with each target mixed with the target of the same position in `old`:
+/// `weight · old + (1 − weight) · new`, chance by chance. `new` holds positions of `old` in the
+/// same order, some perhaps left out (finished games are not labelled); a position of `new`
+/// that `old` does not hold at or after the previous match keeps its new target only.
+///
+/// Why: our nets judge the player on roll a little low, so even-ply targets are low and odd-ply
+/// targets high by about as much (docs/TRAINING.md, round adam18); half of each cancels it.
+pub fn blend(old: &[Example], new: &[Example], weight: f32) -> Vec<Example> {
+    let mut rest = old.iter();
+    new.iter()
+        .map(|example| {
+            let Some(source) = rest.by_ref().find(|o| o.position == example.position) else {
+                return *example;
+            };
+            let (a, b) = (source.target.to_array(), example.target.to_array());
+            let mut mixed = [0.0; 5];
+            for (m, (x, y)) in mixed.iter_mut().zip(a.iter().zip(b)) {
+                *m = weight * x + (1.0 - weight) * y;
+            }
+            Example {
+                position: example.position,
+                target: Probabilities::from_array(mixed),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +200,33 @@ mod tests {
             position: Position::starting(),
             target: Probabilities::from_array([win, 0.1, 0.01, 0.12, 0.005]),
         }
+    }
+
+    #[test]
+    fn blending_mixes_the_targets_of_the_same_positions() {
+        let other = cubeful_engine::position_id::decode("xx0PAiBo70YAGA").unwrap();
+        let old = [
+            example(0.2),
+            Example {
+                position: other,
+                target: Probabilities::from_array([0.6, 0.2, 0.0, 0.1, 0.0]),
+            },
+            example(0.4),
+        ];
+        // The new labels skip the middle position (as for a finished game).
+        let new = [example(0.6), example(0.8)];
+        let mixed = blend(&old, &new, 0.25);
+        assert_eq!(mixed.len(), 2);
+        assert!((mixed[0].target.win - (0.25 * 0.2 + 0.75 * 0.6)).abs() < 1e-6);
+        assert!((mixed[1].target.win - (0.25 * 0.4 + 0.75 * 0.8)).abs() < 1e-6);
+        assert!((mixed[1].target.lose_gammon - 0.12).abs() < 1e-6);
+        // A position the old set does not hold keeps its new target.
+        let lone = Example {
+            position: other,
+            target: Probabilities::from_array([0.9, 0.0, 0.0, 0.0, 0.0]),
+        };
+        assert_eq!(blend(&old[..1], &[lone], 0.5), [lone]);
+        assert_eq!(blend(&old, &new, 0.0), new);
     }
 
     #[test]
