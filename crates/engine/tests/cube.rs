@@ -680,6 +680,104 @@ fn crawford_and_post_crawford() {
     assert_eq!(d.action.response(), Response::Take);
 }
 
+/// A free redouble (`cube::FreeRedouble`): at 2-away/3-away the leader's double hands the
+/// trailer a recube to 4 that costs the trailer nothing (any win by the leader wins the match
+/// at 2 already), so the trailer gives it at once and the leader's double/take is worth what
+/// the dead 4-cube gives him. GNU Backgammon's 0-ply (which has no such rule) and our 0-ply
+/// before it agree on no double (+0.721, gnubg +0.720) and double/take (+0.660, gnubg +0.659)
+/// for gnubg's own chances of issue 14's position `s5zgATCc/RwAQA:MAGgADAAEAAE`; its 2-ply and
+/// our cubeful rollout put double/take 0.3 below no double.
+#[test]
+fn a_free_recube_is_given_at_once() {
+    let met = MatchEquityTable::kazaross_xg2();
+    let score = MatchScore::new(5, [3, 2], false);
+    let p = Probabilities {
+        win: 0.680,
+        win_gammon: 0.261,
+        win_backgammon: 0.031,
+        lose_gammon: 0.048,
+        lose_backgammon: 0.0,
+    };
+    let ctx = CubeContext::new_match(met, score, Player::Zero, 1, Ownership::Centered)
+        .with_efficiency(0.68);
+    let d = cube_decision(&p, &ctx);
+    // No double is Janowski's, as before (nobody holds a free redouble at cube 1).
+    assert!(close(d.no_double.into(), 0.721, 0.001), "{}", d.no_double);
+    // Double/take: O wins the match with any win; X wins it with any win once he has recubed
+    // (O takes: 68% is far above his take point).
+    let doubled = ctx.doubled();
+    let dead_four = cubeless_mwc(&p, &CubeContext { cube: 4, ..doubled }).unwrap();
+    assert!(close(dead_four.into(), 0.680, 1e-6));
+    assert_eq!(cubeful_mwc(&p, &doubled), Some(dead_four));
+    assert!(close(
+        d.double_take.into(),
+        ctx.mwc_to_equity(dead_four).unwrap().into(),
+        1e-5
+    ));
+    assert!(d.no_double - d.double_take > 0.25, "{d:?}");
+    assert_eq!(d.action, CubeAction::NoDoubleTake);
+    // The same from X's side, X on roll owning the 2-cube: the recube is his to give now, so his
+    // position is worth at least giving it, and his "no redouble" is still Janowski's.
+    let x = doubled.swapped();
+    let value = cubeful_mwc(&p.invert(), &x).unwrap();
+    assert!(close(value.into(), 1.0 - 0.680, 1e-5), "{value}");
+    let dx = cube_decision(&p.invert(), &x);
+    assert!(dx.double_take > dx.no_double, "{dx:?}");
+    assert_eq!(dx.action, CubeAction::RedoubleTake);
+    // Far behind, X is too good to recube: he plays on for the gammon his 2-cube already makes
+    // the match, and O's value is Janowski's, not less.
+    let far_behind = Probabilities {
+        win: 0.15,
+        win_gammon: 0.02,
+        win_backgammon: 0.0,
+        lose_gammon: 0.6,
+        lose_backgammon: 0.1,
+    };
+    let value = cubeful_mwc(
+        &far_behind,
+        &CubeContext::new_match(met, score, Player::Zero, 2, Ownership::Opponent)
+            .with_efficiency(0.68),
+    )
+    .unwrap();
+    let pass = met.mwc_after(&score, Player::Zero, Player::One, 2) as f32;
+    assert!(value < pass, "{value} {pass}");
+}
+
+/// Post-Crawford the trailer's double is free: the leader's position is worth no more than the
+/// trailer's doubling at once; the trailer's own "no double" leaves the double out.
+#[test]
+fn post_crawford_the_trailer_doubles_at_once() {
+    let met = MatchEquityTable::kazaross_xg2();
+    // 7-point match, 6-3: the leader (player 0) 1-away, the trailer 4-away.
+    let score = MatchScore::new(7, [6, 3], false);
+    let leader = CubeContext::new_match(met, score, Player::Zero, 1, Ownership::Centered)
+        .with_efficiency(0.68);
+    let p = Probabilities {
+        win: 0.5,
+        win_gammon: 0.1,
+        lose_gammon: 0.1,
+        ..Probabilities::default()
+    };
+    // The trailer doubles, the leader takes: the game is for the match for the leader, for 2
+    // points (4 with a gammon: the match) for the trailer.
+    let take = cubeless_mwc(&p, &CubeContext { cube: 2, ..leader }).unwrap();
+    // Passing: the trailer scores 1 and is 3-away against the leader's 1-away.
+    let pass = met.mwc_after(&score, Player::Zero, Player::One, 1) as f32;
+    let value = cubeful_mwc(&p, &leader).unwrap();
+    assert!(
+        close(value.into(), take.max(pass).into(), 1e-6),
+        "{value} {take} {pass}"
+    );
+    let trailer = leader.swapped();
+    let d = cube_decision(&p.invert(), &trailer);
+    assert!(d.double_take > d.no_double, "{d:?}");
+    assert!(close(
+        cubeful_mwc(&p.invert(), &trailer).unwrap().into(),
+        1.0 - f64::from(value),
+        1e-5
+    ));
+}
+
 /// Dead cubes in match play: once both players win the match with the current cube, the cube
 /// is dead, and so at 2-away/2-away.
 #[test]

@@ -767,8 +767,15 @@ pub fn match_dead_take_point(p: &Probabilities, ctx: &CubeContext, doubler: Play
 /// Cubeful MWC of the player on roll at 0-ply (match play; `None` in money play): the
 /// cubeless MWC when the cube is dead ([`CubeContext::cube_is_live`]), otherwise
 /// `MWC(dead)·(1 − x) + MWC(live)·x` with the live-cube MWC interpolated through the corners
-/// for the cube owner (see the module documentation).
+/// for the cube owner (see the module documentation), corrected where a player holds a free
+/// redouble ([`FreeRedouble`]).
 pub fn cubeful_mwc(p: &Probabilities, ctx: &CubeContext) -> Option<f32> {
+    match_cubeful_mwc(p, ctx, true).map(|v| v as f32)
+}
+
+/// [`cubeful_mwc`]; with `own_double` false, without the player on roll's option of giving a
+/// free redouble now (his "no double" value: [`cube_decision`] weighs the double itself).
+fn match_cubeful_mwc(p: &Probabilities, ctx: &CubeContext, own_double: bool) -> Option<f64> {
     let Scoring::Match {
         score,
         on_roll,
@@ -779,14 +786,79 @@ pub fn cubeful_mwc(p: &Probabilities, ctx: &CubeContext) -> Option<f32> {
     };
     let dead = dead_mwc(p, met, &score, on_roll, ctx.cube);
     if !ctx.cube_is_live() {
-        return Some(dead as f32);
+        return Some(dead);
     }
     let x = match ctx.efficiency {
         CubeEfficiency::Fixed(x) => x,
         CubeEfficiency::Exact(exact) => effective_efficiency(p, &exact, ctx.owner),
     };
     let live = live_mwc(p, met, &score, on_roll, ctx.cube, ctx.owner);
-    Some((dead * f64::from(1.0 - x) + live * f64::from(x)) as f32)
+    let janowski = dead * f64::from(1.0 - x) + live * f64::from(x);
+    Some(
+        match FreeRedouble::find(p, met, &score, on_roll, ctx.cube, ctx.owner) {
+            Some(FreeRedouble::Opponent(redoubled)) => janowski.min(redoubled),
+            Some(FreeRedouble::OnRoll(redoubled)) if own_double => janowski.max(redoubled),
+            _ => janowski,
+        },
+    )
+}
+
+/// A redouble that costs its giver nothing, and the MWC of the player on roll once it is given
+/// and answered.
+///
+/// The redouble is free when the other player already wins the match by winning any game at
+/// the current cube, and the giver, who has access to the cube, does not: it raises only what
+/// the giver wins, and the doubled cube is dead (its new owner gains nothing by owning it). So
+/// the giver redoubles as soon as he may, rather than waiting and losing his market, unless he
+/// is too good (playing on for a gammon); the other player then takes (the cubeless MWC at
+/// the doubled cube) or passes, whichever is better for him. The typical case: the 2-away
+/// leader doubles the 3-away trailer, who may recube to 4 at no cost. Janowski's
+/// interpolation with a partly live cube values that recube far below what it is worth: our
+/// cubeful rollouts and GNU Backgammon's 2-ply give the leader's double/take 0.25 to 0.30 less
+/// than the interpolation does (docs/CUBE.md). Post-Crawford the same holds for the trailer's
+/// double against the 1-away leader.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum FreeRedouble {
+    /// The player on roll holds it (and may give it now).
+    OnRoll(f64),
+    /// The opponent holds it (and gives it at his turn).
+    Opponent(f64),
+}
+
+impl FreeRedouble {
+    fn find(
+        p: &Probabilities,
+        met: &MatchEquityTable,
+        score: &MatchScore,
+        on_roll: Player,
+        cube: u32,
+        owner: Ownership,
+    ) -> Option<FreeRedouble> {
+        if score.crawford {
+            return None;
+        }
+        let away = |k: Player| u32::from(score.away(k));
+        let giver = if owner != Ownership::OnRoll
+            && away(on_roll) <= cube
+            && away(on_roll.other()) > cube
+        {
+            on_roll.other()
+        } else if owner != Ownership::Opponent
+            && away(on_roll.other()) <= cube
+            && away(on_roll) > cube
+        {
+            on_roll
+        } else {
+            return None;
+        };
+        let take = dead_mwc(p, met, score, on_roll, 2 * cube);
+        let pass = met.mwc_after(score, on_roll, giver, cube);
+        Some(if giver == on_roll {
+            FreeRedouble::OnRoll(take.min(pass))
+        } else {
+            FreeRedouble::Opponent(take.max(pass))
+        })
+    }
 }
 
 /// The fully live cube MWC of the player on roll.
@@ -1176,7 +1248,13 @@ pub fn decide(
 /// with the doubled cube owned by the opponent (money: twice its equity; match: its MWC as EMG
 /// at the current cube), double/pass = +1.
 pub fn cube_decision(p: &Probabilities, ctx: &CubeContext) -> CubeDecision {
-    let nd = cubeful_equity(p, ctx);
+    let nd = match ctx.scoring {
+        Scoring::Money { .. } => cubeful_equity(p, ctx),
+        Scoring::Match { .. } => {
+            let mwc = match_cubeful_mwc(p, ctx, false).unwrap_or(0.0);
+            ctx.mwc_to_equity(mwc as f32).unwrap_or(0.0)
+        }
+    };
     let doubled = ctx.doubled();
     let dt = if ctx.owner == Ownership::Opponent {
         nd
