@@ -151,22 +151,24 @@ pub enum CubeEfficiency {
 /// Cube efficiency of contact and crashed positions in searches of two plies and more (and
 /// of cube contexts built without a position).
 pub const CONTACT_EFFICIENCY: f32 = 0.68;
-/// Cube efficiency of contact and crashed positions in 0- and 1-ply evaluations: the deep
-/// value. GNU Backgammon since December 2023 uses 0.76 here; with our nets 0.76 makes the
-/// 0-ply doubler late and the taker liberal, judged by cubeful rollouts, by 2-ply and by GNU
-/// Backgammon's analysis of games against it (docs/CUBE.md, docs/BENCHMARKS.md §Cube
+/// Cube efficiency of contact and crashed positions in the cube actions of 0- and 1-ply
+/// evaluations: GNU Backgammon's since December 2023. Cubeful used the deep value here from
+/// 2026-11-26 while its nets judged the player on roll low; with adam18bx's nets 0.76 halves
+/// the cube error by GNU Backgammon's analysis of 800 games against it, but raises the checker
+/// error, so checker plays keep the deep value (docs/CUBE.md, docs/BENCHMARKS.md §Cube
 /// efficiency by depth).
-pub const SHALLOW_CONTACT_EFFICIENCY: f32 = CONTACT_EFFICIENCY;
+pub const SHALLOW_CONTACT_EFFICIENCY: f32 = 0.76;
 /// Cube efficiency of bearoff positions without exact cubeful equities (one-sided database).
 pub const BEAROFF_EFFICIENCY: f32 = 0.6;
 
 /// Janowski's cube efficiency ("cube life index") `x` by position class and by the depth of
 /// the evaluation it serves, as GNU Backgammon sets it since December 2023 (its
-/// `EvalEfficiency`) but for shallow contact and crashed positions, measured for our nets:
+/// `EvalEfficiency`):
 ///
 /// | class | 0- and 1-ply evaluations | 2 plies and more |
 /// |---|---|---|
-/// | contact, crashed | 0.68 (GNU Backgammon: 0.76) | 0.68 |
+/// | contact, crashed: cube actions | 0.76 | 0.68 |
+/// | contact, crashed: checker plays | 0.68 | 0.68 |
 /// | race (pips `n` of the player on roll) | 0.60 + 0.0025·n within [0.6, 0.8] | 0.55 + 0.00125·n within [0.6, 0.7] |
 /// | bearoff without exact cubeful equities | 0.6 | 0.6 |
 /// | game over | 0 (dead cube) | 0 |
@@ -174,11 +176,16 @@ pub const BEAROFF_EFFICIENCY: f32 = 0.6;
 /// `plies` is the depth of the whole evaluation (the search's, not the leaf's): a 2-ply
 /// search values its 0-ply leaves with the 2-ply column. GNU Backgammon's authors found that
 /// with their nets the deep value made shallow evaluations double too early and take too late,
-/// and gave them a livelier cube; for races that column stays. With our nets the livelier
-/// contact cube errs the other way (docs/CUBE.md), so contact and crashed positions keep 0.68
-/// at every depth; the regression position of `tests/cube_levels.rs` holds with it. Positions
-/// with exact cubeful equities use [`CubeEfficiency::Exact`] instead.
-pub fn cube_efficiency(class: PositionClass, pips_on_roll: u32, plies: u8) -> f32 {
+/// and gave them a livelier cube; with our nets since adam18bx the same holds for cube actions,
+/// while the checker plays of 0-ply games against GNU Backgammon lose more with it (in two pairs
+/// of runs), so they keep the deep value (docs/CUBE.md). Positions with exact cubeful equities
+/// use [`CubeEfficiency::Exact`] instead.
+pub fn cube_efficiency(
+    class: PositionClass,
+    pips_on_roll: u32,
+    plies: u8,
+    purpose: Purpose,
+) -> f32 {
     let shallow = plies < 2;
     let pips = pips_on_roll as f32;
     match class {
@@ -186,15 +193,34 @@ pub fn cube_efficiency(class: PositionClass, pips_on_roll: u32, plies: u8) -> f3
         PositionClass::Bearoff => BEAROFF_EFFICIENCY,
         PositionClass::Race if shallow => (0.60 + 0.0025 * pips).clamp(0.6, 0.8),
         PositionClass::Race => (0.55 + 0.00125 * pips).clamp(0.6, 0.7),
-        PositionClass::Crashed | PositionClass::Contact if shallow => SHALLOW_CONTACT_EFFICIENCY,
+        PositionClass::Crashed | PositionClass::Contact
+            if shallow && purpose == Purpose::CubeAction =>
+        {
+            SHALLOW_CONTACT_EFFICIENCY
+        }
         PositionClass::Crashed | PositionClass::Contact => CONTACT_EFFICIENCY,
     }
 }
 
 /// [`cube_efficiency`] of a position (class and pip count of the player on roll) in an
-/// evaluation of `plies`.
-pub fn position_cube_efficiency(position: &Position, plies: u8) -> f32 {
-    cube_efficiency(classify(position), position.pip_count(Side::Player), plies)
+/// evaluation of `plies` for `purpose`.
+pub fn position_cube_efficiency(position: &Position, plies: u8, purpose: Purpose) -> f32 {
+    cube_efficiency(
+        classify(position),
+        position.pip_count(Side::Player),
+        plies,
+        purpose,
+    )
+}
+
+/// What a cubeful evaluation is for. Shallow evaluations of contact and crashed positions
+/// value the cube more live for cube actions than for checker plays ([`cube_efficiency`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Purpose {
+    /// Choosing a play: the values of the positions after each candidate.
+    CheckerPlay,
+    /// Doubling, taking, and the value of a position before the roll.
+    CubeAction,
 }
 
 /// Everything a cubeful evaluation needs besides the chances: cube value and owner, money or
@@ -284,10 +310,15 @@ impl<'a> CubeContext<'a> {
         self
     }
 
-    /// With the efficiency of `position` in an evaluation of `plies`
+    /// With the efficiency of `position` in an evaluation of `plies` for `purpose`
     /// ([`position_cube_efficiency`]).
-    pub fn with_position(self, position: &Position, plies: u8) -> CubeContext<'a> {
-        self.with_efficiency(position_cube_efficiency(position, plies))
+    pub fn with_position(
+        self,
+        position: &Position,
+        plies: u8,
+        purpose: Purpose,
+    ) -> CubeContext<'a> {
+        self.with_efficiency(position_cube_efficiency(position, plies, purpose))
     }
 
     /// With exact cubeful money equities (two-sided bearoff).
@@ -1299,29 +1330,36 @@ mod tests {
 
     #[test]
     fn efficiency_by_class() {
-        for plies in [2, 3, 4] {
-            assert_eq!(cube_efficiency(PositionClass::Contact, 150, plies), 0.68);
-            assert_eq!(cube_efficiency(PositionClass::Crashed, 150, plies), 0.68);
-            assert_eq!(cube_efficiency(PositionClass::Bearoff, 20, plies), 0.6);
-            assert_eq!(cube_efficiency(PositionClass::Over, 0, plies), 0.0);
-            assert!((cube_efficiency(PositionClass::Race, 40, plies) - 0.6).abs() < 1e-6);
-            assert!((cube_efficiency(PositionClass::Race, 80, plies) - 0.65).abs() < 1e-6);
-            assert!((cube_efficiency(PositionClass::Race, 120, plies) - 0.7).abs() < 1e-6);
-            assert_eq!(cube_efficiency(PositionClass::Race, 20, plies), 0.6);
-            assert_eq!(cube_efficiency(PositionClass::Race, 160, plies), 0.7);
+        use Purpose::{CheckerPlay, CubeAction};
+        for purpose in [CheckerPlay, CubeAction] {
+            let x = |class, pips, plies| cube_efficiency(class, pips, plies, purpose);
+            for plies in [2, 3, 4] {
+                assert_eq!(x(PositionClass::Contact, 150, plies), 0.68);
+                assert_eq!(x(PositionClass::Crashed, 150, plies), 0.68);
+                assert_eq!(x(PositionClass::Bearoff, 20, plies), 0.6);
+                assert_eq!(x(PositionClass::Over, 0, plies), 0.0);
+                assert!((x(PositionClass::Race, 40, plies) - 0.6).abs() < 1e-6);
+                assert!((x(PositionClass::Race, 80, plies) - 0.65).abs() < 1e-6);
+                assert!((x(PositionClass::Race, 120, plies) - 0.7).abs() < 1e-6);
+                assert_eq!(x(PositionClass::Race, 20, plies), 0.6);
+                assert_eq!(x(PositionClass::Race, 160, plies), 0.7);
+            }
+            for plies in [0, 1] {
+                let contact = if purpose == CubeAction { 0.76 } else { 0.68 };
+                assert_eq!(x(PositionClass::Contact, 150, plies), contact);
+                assert_eq!(x(PositionClass::Crashed, 150, plies), contact);
+                assert_eq!(x(PositionClass::Bearoff, 20, plies), 0.6);
+                assert_eq!(x(PositionClass::Over, 0, plies), 0.0);
+                assert_eq!(x(PositionClass::Race, 0, plies), 0.6);
+                assert!((x(PositionClass::Race, 40, plies) - 0.7).abs() < 1e-6);
+                assert!((x(PositionClass::Race, 80, plies) - 0.8).abs() < 1e-6);
+                assert_eq!(x(PositionClass::Race, 160, plies), 0.8);
+            }
         }
-        for plies in [0, 1] {
-            assert_eq!(cube_efficiency(PositionClass::Contact, 150, plies), 0.68);
-            assert_eq!(cube_efficiency(PositionClass::Crashed, 150, plies), 0.68);
-            assert_eq!(cube_efficiency(PositionClass::Bearoff, 20, plies), 0.6);
-            assert_eq!(cube_efficiency(PositionClass::Over, 0, plies), 0.0);
-            assert_eq!(cube_efficiency(PositionClass::Race, 0, plies), 0.6);
-            assert!((cube_efficiency(PositionClass::Race, 40, plies) - 0.7).abs() < 1e-6);
-            assert!((cube_efficiency(PositionClass::Race, 80, plies) - 0.8).abs() < 1e-6);
-            assert_eq!(cube_efficiency(PositionClass::Race, 160, plies), 0.8);
-        }
-        assert_eq!(position_cube_efficiency(&Position::starting(), 2), 0.68);
-        assert_eq!(position_cube_efficiency(&Position::starting(), 0), 0.68);
+        let start = Position::starting();
+        assert_eq!(position_cube_efficiency(&start, 2, CubeAction), 0.68);
+        assert_eq!(position_cube_efficiency(&start, 0, CubeAction), 0.76);
+        assert_eq!(position_cube_efficiency(&start, 0, CheckerPlay), 0.68);
     }
 
     #[test]

@@ -46,7 +46,7 @@ use std::sync::Arc;
 
 use crate::cube::{
     cube_decision, cubeful_equity, cubeful_mwc, cubeless_equity, cubeless_mwc, decide, CubeContext,
-    CubeDecision, CubeEfficiency, ExactCubeful, Scoring,
+    CubeDecision, CubeEfficiency, ExactCubeful, Purpose, Scoring,
 };
 use crate::eval::bearoff::BearoffDb;
 use crate::eval::class::{classify, PositionClass};
@@ -123,6 +123,10 @@ pub struct Search {
     bearoff: Option<Arc<BearoffDb>>,
     /// Scratch space of the pruning pass: (value, index of the play).
     pruned: Vec<(f32, usize)>,
+    /// What the current question is for (its cube efficiency at shallow depth): set by each
+    /// entry point, [`Search::rank_moves`] for checker plays, [`Search::cube_decision`] and
+    /// [`Search::evaluate`] for cube actions.
+    purpose: Purpose,
 }
 
 /// Internal node values: money points (cube included) or match winning chances, one per cube
@@ -149,6 +153,7 @@ impl Search {
             random_state: 0x853C_49E6_748F_EA9B,
             bearoff: None,
             pruned: Vec::with_capacity(64),
+            purpose: Purpose::CubeAction,
         }
     }
 
@@ -186,7 +191,7 @@ impl Search {
                 centered_jacoby: None,
             });
         }
-        ctx.with_position(position, plies)
+        ctx.with_position(position, plies, self.purpose)
     }
 
     /// The underlying 0-ply evaluator.
@@ -207,6 +212,7 @@ impl Search {
         ctx: &CubeContext,
         settings: &EvalSettings,
     ) -> PositionEval {
+        self.purpose = Purpose::CubeAction;
         let plies = settings.plies.min(4);
         let node = self.node(position, std::slice::from_ref(ctx), settings, plies, 0);
         let p = node.probabilities;
@@ -234,6 +240,21 @@ impl Search {
         ctx: &CubeContext,
         settings: &EvalSettings,
     ) -> Vec<RankedMove> {
+        self.rank_moves_for(position, dice, ctx, settings, Purpose::CheckerPlay)
+    }
+
+    /// [`Search::rank_moves`] with the cube valued for `purpose`: a checker play's (the hint's,
+    /// the bot's), or a cube action's (the plays inside a cube decision's search, which a
+    /// temperature map shows; docs/CUBE.md).
+    pub fn rank_moves_for(
+        &mut self,
+        position: &Position,
+        dice: Dice,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+        purpose: Purpose,
+    ) -> Vec<RankedMove> {
+        self.purpose = purpose;
         let plies = settings.plies.min(4);
         let mut generator = std::mem::take(&mut self.generators[0]);
         let moves: Vec<LegalMove> = generator.generate(position, dice).to_vec();
@@ -285,6 +306,18 @@ impl Search {
         self.rank_moves(position, dice, ctx, settings)[0]
     }
 
+    /// The best play of `dice` at `settings` for `purpose` ([`Search::rank_moves_for`]).
+    pub fn best_move_for(
+        &mut self,
+        position: &Position,
+        dice: Dice,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+        purpose: Purpose,
+    ) -> RankedMove {
+        self.rank_moves_for(position, dice, ctx, settings, purpose)[0]
+    }
+
     /// The cube decision of the player on roll before rolling, at `settings.plies`.
     pub fn cube_decision(
         &mut self,
@@ -292,6 +325,7 @@ impl Search {
         ctx: &CubeContext,
         settings: &EvalSettings,
     ) -> CubeAnalysis {
+        self.purpose = Purpose::CubeAction;
         let plies = settings.plies.min(4);
         let ctx = &self.context_at(ctx, position, plies);
         // Inside the two-sided bearoff database the exact cubeful values of a centred cube

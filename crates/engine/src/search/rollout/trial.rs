@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::cube::{
     cube_decision, cubeful_equity, cubeful_mwc, cubeless_equity, cubeless_mwc, decide, CubeAction,
-    CubeContext, ExactCubeful, Ownership, Scoring,
+    CubeContext, ExactCubeful, Ownership, Purpose, Scoring,
 };
 use crate::eval::bearoff::{BearoffDb, CubeState};
 use crate::eval::class::{classify, PositionClass};
@@ -289,7 +289,7 @@ impl Worker {
         };
         let opponent = ctx.swapped();
         let v = if cubeful {
-            self.leaf_value(&p, &opponent, &next)
+            self.leaf_value(&p, &opponent, &next, Purpose::CheckerPlay)
         } else {
             exact_value(&p, &opponent)
         };
@@ -308,7 +308,7 @@ impl Worker {
         let opponent = ctx.swapped();
         let p = self.fast.evaluate(&next);
         let v = if cubeful {
-            self.leaf_value(&p, &opponent, &next)
+            self.leaf_value(&p, &opponent, &next, Purpose::CheckerPlay)
         } else {
             exact_value(&p, &opponent)
         };
@@ -340,7 +340,7 @@ impl Worker {
         if settings.plies == 0 && settings.noise == 0.0 {
             let p = self.fast.evaluate(position);
             let v = if settings.cubeful {
-                self.leaf_value(&p, ctx, position)
+                self.leaf_value(&p, ctx, position, Purpose::CubeAction)
             } else {
                 exact_value(&p, ctx)
             };
@@ -354,19 +354,33 @@ impl Worker {
         (e.probabilities, v)
     }
 
-    /// Cubeful 0-ply value (money points or MWC) of chances `p` of `position`: Janowski's
-    /// model, or the two-sided bearoff database's exact equities where it covers the position.
-    fn leaf_value(&self, p: &Probabilities, ctx: &CubeContext, position: &Position) -> f64 {
-        let ctx = self.context_at(ctx, position);
+    /// Cubeful 0-ply value (money points or MWC) of chances `p` of `position` for `purpose` (a
+    /// checker play's candidates, or the value before the roll where a rollout is truncated):
+    /// Janowski's model, or the two-sided bearoff database's exact equities where it covers the
+    /// position.
+    fn leaf_value(
+        &self,
+        p: &Probabilities,
+        ctx: &CubeContext,
+        position: &Position,
+        purpose: Purpose,
+    ) -> f64 {
+        let ctx = self.context_at(ctx, position, purpose);
         match ctx.scoring {
             Scoring::Money { .. } => f64::from(cubeful_equity(p, &ctx)) * f64::from(ctx.cube),
             Scoring::Match { .. } => cubeful_mwc(p, &ctx).map_or(0.5, f64::from),
         }
     }
 
-    /// `ctx` with the cube efficiency of `position` in a 0-ply evaluation (the rollout's own
-    /// leaves; deeper evaluations go through the search), or its exact cubeful equities.
-    fn context_at<'a>(&self, ctx: &CubeContext<'a>, position: &Position) -> CubeContext<'a> {
+    /// `ctx` with the cube efficiency of `position` for `purpose` in a 0-ply evaluation (the
+    /// rollout's own leaves and decisions; deeper evaluations go through the search), or its
+    /// exact cubeful equities.
+    fn context_at<'a>(
+        &self,
+        ctx: &CubeContext<'a>,
+        position: &Position,
+        purpose: Purpose,
+    ) -> CubeContext<'a> {
         if let Some(v) = self
             .bearoff
             .as_ref()
@@ -379,7 +393,7 @@ impl Worker {
                 centered_jacoby: None,
             });
         }
-        ctx.with_position(position, 0)
+        ctx.with_position(position, 0, purpose)
     }
 
     /// Lookahead variance reduction before the roll `dice`: for each of the 21 rolls the best
@@ -454,7 +468,7 @@ impl Worker {
             // already includes the double, which would make every double look optional.
             let decision = match exact {
                 Some(d) => decide(d.no_double as f32, d.double_take as f32, ctx, false),
-                None => cube_decision(&p, &self.context_at(ctx, position)),
+                None => cube_decision(&p, &self.context_at(ctx, position, Purpose::CubeAction)),
             };
             (decision.action, p)
         } else {
