@@ -205,14 +205,28 @@ impl Search {
         self.random_state = splitmix(seed);
     }
 
-    /// Evaluates `position` (before the roll) for its player on roll.
+    /// Evaluates `position` (before the roll) for its player on roll: its value as a cube
+    /// action sees it (the no-double side of a cube decision, an eval, a resignation's value).
     pub fn evaluate(
         &mut self,
         position: &Position,
         ctx: &CubeContext,
         settings: &EvalSettings,
     ) -> PositionEval {
-        self.purpose = Purpose::CubeAction;
+        self.evaluate_for(position, ctx, settings, Purpose::CubeAction)
+    }
+
+    /// [`Search::evaluate`] with the cube valued for `purpose`: [`Purpose::CheckerPlay`] scores
+    /// a candidate play's resulting position (the opponent on roll) exactly as
+    /// [`Search::rank_moves`] scores it at that depth.
+    pub fn evaluate_for(
+        &mut self,
+        position: &Position,
+        ctx: &CubeContext,
+        settings: &EvalSettings,
+        purpose: Purpose,
+    ) -> PositionEval {
+        self.purpose = purpose;
         let plies = settings.plies.min(4);
         let node = self.node(position, std::slice::from_ref(ctx), settings, plies, 0);
         let p = node.probabilities;

@@ -5,7 +5,7 @@
 //! among the survivors by its score. A forced play (one legal play) is scored at 0-ply only, and a
 //! roll that cannot be played has no checker-play analysis.
 
-use crate::cube::{cubeless_equity, cubeless_mwc, CubeContext};
+use crate::cube::{cubeless_equity, cubeless_mwc, CubeContext, Purpose};
 use crate::game::record::analysis::{Candidate, CandidateEval, EvalSource, MoveAnalysis};
 use crate::rules::dice::Dice;
 use crate::rules::movegen::play_steps;
@@ -103,7 +103,12 @@ fn rescore(
 ) -> RankedMove {
     let deep = EvalSettings { plies, ..*settings };
     let opponent = ctx.swapped();
-    let e = search.evaluate(&r.mv.position.swap(), &opponent, &deep);
+    let e = search.evaluate_for(
+        &r.mv.position.swap(),
+        &opponent,
+        &deep,
+        Purpose::CheckerPlay,
+    );
     let probabilities = e.probabilities.invert();
     let (equity, mwc) = if settings.cubeful {
         match e.mwc {
@@ -219,23 +224,35 @@ mod tests {
 
     #[test]
     fn rescoring_matches_the_search() {
-        // The figures of a candidate scored again at 2-ply are those the search gives it.
+        // The figures of a candidate scored again at n-ply are those the search gives it,
+        // also at 0 and 1 ply, where a checker play's cube is less lively than a cube action's
+        // (docs/CUBE.md).
         let mut s = search();
         let start = Position::starting();
         let dice = Dice::new(4, 3).unwrap();
-        let settings = Level::WorldClass.settings();
         let met = crate::cube::met::MatchEquityTable::kazaross_xg2();
         let score = crate::cube::met::MatchScore::new(5, [1, 2], false);
-        for ctx in [
-            CubeContext::money(2, Ownership::Centered),
-            CubeContext::new_match(met, score, crate::Player::One, 1, Ownership::Centered),
-        ] {
-            let ranked = s.rank_moves(&start, dice, &ctx, &settings);
-            let top = ranked[0];
-            assert_eq!(top.plies, 2);
-            let again = rescore(&mut s, &top, &ctx, &settings, 2);
-            assert!((again.equity - top.equity).abs() < 1e-6);
-            assert_eq!(again.probabilities, top.probabilities);
+        for plies in 0..=2 {
+            let settings = EvalSettings {
+                plies,
+                ..Level::WorldClass.settings()
+            };
+            for ctx in [
+                CubeContext::money(2, Ownership::Centered),
+                CubeContext::new_match(met, score, crate::Player::One, 1, Ownership::Centered),
+            ] {
+                let ranked = s.rank_moves(&start, dice, &ctx, &settings);
+                let top = ranked[0];
+                assert_eq!(top.plies, plies);
+                let again = rescore(&mut s, &top, &ctx, &settings, plies);
+                assert!(
+                    (again.equity - top.equity).abs() < 1e-6,
+                    "{plies}-ply: {} {}",
+                    again.equity,
+                    top.equity
+                );
+                assert_eq!(again.probabilities, top.probabilities);
+            }
         }
     }
 }
