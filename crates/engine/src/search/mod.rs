@@ -138,6 +138,28 @@ struct NodeValue {
     values: Vec<f32>,
 }
 
+/// The cube context of `position` in an evaluation of `plies` (the whole evaluation's depth)
+/// for `purpose`: its cube efficiency, or the exact cubeful equities of the two-sided bearoff
+/// database `bearoff` when it covers the position. The search's and the rollouts' leaves both
+/// take their context here.
+pub(crate) fn context_at<'a>(
+    bearoff: Option<&BearoffDb>,
+    ctx: &CubeContext<'a>,
+    position: &Position,
+    plies: u8,
+    purpose: Purpose,
+) -> CubeContext<'a> {
+    if let Some(values) = bearoff.and_then(|db| db.two_sided_values(position)) {
+        return ctx.with_exact(ExactCubeful {
+            owned: values.owned,
+            centered: values.centred,
+            opponent_owns: values.opponent_owned,
+            centered_jacoby: None,
+        });
+    }
+    ctx.with_position(position, plies, purpose)
+}
+
 impl Search {
     /// A searcher over `nets`.
     pub fn new(nets: Arc<Nets>) -> Search {
@@ -170,28 +192,15 @@ impl Search {
         self.bearoff.as_ref()
     }
 
-    /// The cube context of `position` in an evaluation of `plies` (the whole search's depth):
-    /// its cube efficiency, or the exact cubeful equities of the two-sided bearoff database when
-    /// it covers the position.
+    /// The cube context of `position` in an evaluation of `plies` (the whole search's depth)
+    /// for the current question ([`context_at`]).
     fn context_at<'a>(
         &self,
         ctx: &CubeContext<'a>,
         position: &Position,
         plies: u8,
     ) -> CubeContext<'a> {
-        if let Some(values) = self
-            .bearoff
-            .as_ref()
-            .and_then(|db| db.two_sided_values(position))
-        {
-            return ctx.with_exact(ExactCubeful {
-                owned: values.owned,
-                centered: values.centred,
-                opponent_owns: values.opponent_owned,
-                centered_jacoby: None,
-            });
-        }
-        ctx.with_position(position, plies, self.purpose)
+        context_at(self.bearoff.as_deref(), ctx, position, plies, self.purpose)
     }
 
     /// The underlying 0-ply evaluator.
@@ -317,7 +326,7 @@ impl Search {
         ctx: &CubeContext,
         settings: &EvalSettings,
     ) -> RankedMove {
-        self.rank_moves(position, dice, ctx, settings)[0]
+        self.best_move_for(position, dice, ctx, settings, Purpose::CheckerPlay)
     }
 
     /// The best play of `dice` at `settings` for `purpose` ([`Search::rank_moves_for`]).

@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::cube::{
     cube_decision, cubeful_equity, cubeful_mwc, cubeless_equity, cubeless_mwc, decide, CubeAction,
-    CubeContext, ExactCubeful, Ownership, Purpose, Scoring,
+    CubeContext, Ownership, Purpose, Scoring,
 };
 use crate::eval::bearoff::{BearoffDb, CubeState};
 use crate::eval::class::{classify, PositionClass};
@@ -381,19 +381,7 @@ impl Worker {
         position: &Position,
         purpose: Purpose,
     ) -> CubeContext<'a> {
-        if let Some(v) = self
-            .bearoff
-            .as_ref()
-            .and_then(|db| db.two_sided_values(position))
-        {
-            return ctx.with_exact(ExactCubeful {
-                owned: v.owned,
-                centered: v.centred,
-                opponent_owns: v.opponent_owned,
-                centered_jacoby: None,
-            });
-        }
-        ctx.with_position(position, 0, purpose)
+        crate::search::context_at(self.bearoff.as_deref(), ctx, position, 0, purpose)
     }
 
     /// Lookahead variance reduction before the roll `dice`: for each of the 21 rolls the best
