@@ -36,6 +36,21 @@ pub enum What {
     /// The examples of data files that the nets judge worst at 0-ply (cubeless equity at least
     /// `--min-error` from the target's), written to one data file to train on again.
     Hard(HardArgs),
+    /// How far the targets of label sets are from a reference set's for the same positions
+    /// (files paired by name, examples by index): mean and root mean square of the cubeless
+    /// equity difference, target minus reference, by the net that judges each position.
+    Compare(CompareArgs),
+}
+
+#[derive(clap::Args)]
+pub struct CompareArgs {
+    /// Folder of the reference set (rollout labels, say).
+    #[arg(long, value_name = "DIR")]
+    reference: PathBuf,
+    /// Folders of the sets to compare with it (the same positions labelled otherwise; files
+    /// the reference has and a folder lacks are skipped).
+    #[arg(long, value_name = "DIR", required = true)]
+    data_dir: Vec<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -450,7 +465,34 @@ pub fn run(what: &What) -> Result<()> {
         What::Label(args) => run_label(args),
         What::Prune(args) => run_prune(args),
         What::Hard(args) => run_hard(args),
+        What::Compare(args) => run_compare(args),
     }
+}
+
+fn run_compare(args: &CompareArgs) -> Result<()> {
+    use cubeful_train::compare::{self, Gap};
+    println!(
+        "target minus reference ({}), cubeless equity: examples, mean, RMSE",
+        args.reference.display()
+    );
+    let cell = |g: &Gap| format!("{:>8} {:+.4} {:.4}", g.count, g.mean(), g.rmse());
+    println!(
+        "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22}",
+        "set", "files", "contact", "crashed", "race", "all"
+    );
+    for dir in &args.data_dir {
+        let c = compare::compare_dirs(dir, &args.reference)?;
+        println!(
+            "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22}",
+            dir.display(),
+            c.files,
+            cell(&c.contact),
+            cell(&c.crashed),
+            cell(&c.race),
+            cell(&c.all())
+        );
+    }
+    Ok(())
 }
 
 fn run_hard(args: &HardArgs) -> Result<()> {

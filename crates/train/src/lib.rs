@@ -7,6 +7,7 @@
 //! - [`adam`]: the Adam optimiser.
 //! - [`td`]: TD(λ) self-play training from random weights, resumable from checkpoints.
 //! - [`dataset`]: training positions with targets, and their file format.
+//! - [`compare`]: how far one label set's targets are from another's for the same positions.
 //! - [`decisions`]: the checker-play decision benchmark.
 //! - [`cube_levels`]: how well 0-ply cube decisions agree with deeper ones, by cube efficiency.
 //! - [`supervised`]: positions from self-play, 1-ply targets, supervised epochs.
@@ -16,6 +17,7 @@
 
 pub mod adam;
 pub mod backprop;
+pub mod compare;
 pub mod cube_levels;
 pub mod dataset;
 pub mod decisions;

@@ -1,0 +1,234 @@
+//! How far the targets of one label set are from another's for the same positions: a set
+//! labelled again by another teacher (`train label --from`) against the rollouts of the same
+//! positions, say. The files of the two folders are paired by name and their examples by index;
+//! the positions must agree.
+
+use std::path::{Path, PathBuf};
+
+use cubeful_engine::eval::class::classify;
+use cubeful_engine::eval::net_class;
+use cubeful_engine::eval::nn::NetClass;
+use thiserror::Error;
+
+use crate::dataset::{self, DatasetError, Example};
+
+/// The differences of cubeless equity (target minus reference) of a group of examples.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Gap {
+    pub count: usize,
+    sum: f64,
+    sum_squares: f64,
+}
+
+impl Gap {
+    fn add(&mut self, difference: f64) {
+        self.count += 1;
+        self.sum += difference;
+        self.sum_squares += difference * difference;
+    }
+
+    fn merge(&mut self, other: &Gap) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_squares += other.sum_squares;
+    }
+
+    /// Mean difference (the target's lean against the reference); 0 for no examples.
+    pub fn mean(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            self.sum / self.count as f64
+        }
+    }
+
+    /// Root mean square of the differences; 0 for no examples.
+    pub fn rmse(&self) -> f64 {
+        if self.count == 0 {
+            0.0
+        } else {
+            (self.sum_squares / self.count as f64).sqrt()
+        }
+    }
+}
+
+/// The gaps of a comparison by the net that judges each position (the race net's group holds
+/// the bearoffs), and over all of them. Finished games are left out.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Comparison {
+    pub contact: Gap,
+    pub crashed: Gap,
+    pub race: Gap,
+    /// Files compared.
+    pub files: usize,
+}
+
+impl Comparison {
+    pub fn all(&self) -> Gap {
+        let mut all = self.contact;
+        all.merge(&self.crashed);
+        all.merge(&self.race);
+        all
+    }
+
+    fn merge(&mut self, other: &Comparison) {
+        self.contact.merge(&other.contact);
+        self.crashed.merge(&other.crashed);
+        self.race.merge(&other.race);
+        self.files += other.files;
+    }
+}
+
+/// Two sets that cannot be compared.
+#[derive(Debug, Error)]
+pub enum CompareError {
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+    #[error("{path} has no file of the same name in the reference folder {reference}")]
+    Missing { path: PathBuf, reference: PathBuf },
+    #[error("{path} holds {count} examples, its reference {reference_count}")]
+    Count {
+        path: PathBuf,
+        count: usize,
+        reference_count: usize,
+    },
+    #[error("example {index} of {path} is not the position of its reference")]
+    Position { path: PathBuf, index: usize },
+}
+
+/// Compares the examples of one file with those of its reference, example by example.
+pub fn compare_examples(
+    examples: &[Example],
+    reference: &[Example],
+    path: &Path,
+) -> Result<Comparison, CompareError> {
+    if examples.len() != reference.len() {
+        return Err(CompareError::Count {
+            path: path.to_path_buf(),
+            count: examples.len(),
+            reference_count: reference.len(),
+        });
+    }
+    let mut out = Comparison {
+        files: 1,
+        ..Comparison::default()
+    };
+    for (index, (e, r)) in examples.iter().zip(reference).enumerate() {
+        if e.position != r.position {
+            return Err(CompareError::Position {
+                path: path.to_path_buf(),
+                index,
+            });
+        }
+        let difference = f64::from(e.target.equity()) - f64::from(r.target.equity());
+        match net_class(classify(&e.position)) {
+            Some(NetClass::Contact) => out.contact.add(difference),
+            Some(NetClass::Crashed) => out.crashed.add(difference),
+            Some(NetClass::Race) => out.race.add(difference),
+            None => {}
+        }
+    }
+    Ok(out)
+}
+
+/// Compares every data file of folder `dir` with the file of the same name in `reference`
+/// (a reference may have more files: a set labelled again only in part compares as far as it
+/// goes).
+pub fn compare_dirs(dir: &Path, reference: &Path) -> Result<Comparison, CompareError> {
+    let mut out = Comparison::default();
+    for path in dataset::files_in(dir)? {
+        let name = path.file_name().expect("a data file has a name");
+        let reference_path = reference.join(name);
+        if !reference_path.is_file() {
+            return Err(CompareError::Missing {
+                path,
+                reference: reference.to_path_buf(),
+            });
+        }
+        let examples = dataset::load(&path)?;
+        let reference_examples = dataset::load(&reference_path)?;
+        out.merge(&compare_examples(&examples, &reference_examples, &path)?);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use cubeful_engine::eval::Probabilities;
+    use cubeful_engine::Position;
+
+    fn example(position: Position, win: f32) -> Example {
+        Example {
+            position,
+            target: Probabilities::from_array([win, 0.0, 0.0, 0.0, 0.0]),
+        }
+    }
+
+    #[test]
+    fn gaps_are_target_minus_reference_by_class() {
+        let contact = Position::starting();
+        let race = Position::from_points(&[(8, 5), (6, 5)], &[(9, 5), (6, 5)]).expect("a race");
+        assert_eq!(net_class(classify(&race)), Some(NetClass::Race));
+        let reference = [
+            example(contact, 0.5),
+            example(race, 0.5),
+            example(race, 0.5),
+        ];
+        let labels = [
+            example(contact, 0.55),
+            example(race, 0.45),
+            example(race, 0.6),
+        ];
+        let c = compare_examples(&labels, &reference, Path::new("x.bin")).unwrap();
+        // Equity is 2·win − 1: the contact example is 0.1 above, the races −0.1 and +0.2.
+        assert_eq!(c.contact.count, 1);
+        assert!((c.contact.mean() - 0.1).abs() < 1e-6);
+        assert_eq!(c.race.count, 2);
+        assert!((c.race.mean() - 0.05).abs() < 1e-6);
+        assert!((c.race.rmse() - (0.05f64 / 2.0).sqrt()).abs() < 1e-6);
+        assert_eq!(c.crashed, Gap::default());
+        assert_eq!(c.all().count, 3);
+        assert!((c.all().mean() - 0.2 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn other_positions_or_counts_are_refused() {
+        let start = Position::starting();
+        let other = Position::from_points(&[(8, 5), (6, 5)], &[(9, 5), (6, 5)]).expect("a race");
+        let one = [example(start, 0.5)];
+        assert!(matches!(
+            compare_examples(&[example(other, 0.5)], &one, Path::new("x.bin")),
+            Err(CompareError::Position { index: 0, .. })
+        ));
+        assert!(matches!(
+            compare_examples(&[], &one, Path::new("x.bin")),
+            Err(CompareError::Count {
+                count: 0,
+                reference_count: 1,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn folders_pair_files_by_name() {
+        let tmp = std::env::temp_dir().join(format!("cubeful-compare-{}", std::process::id()));
+        let (a, b) = (tmp.join("a"), tmp.join("b"));
+        std::fs::create_dir_all(&a).unwrap();
+        std::fs::create_dir_all(&b).unwrap();
+        let start = Position::starting();
+        dataset::save(&a.join("chunk-00000.bin"), &[example(start, 0.6)]).unwrap();
+        dataset::save(&b.join("chunk-00000.bin"), &[example(start, 0.5)]).unwrap();
+        dataset::save(&b.join("chunk-00001.bin"), &[example(start, 0.5)]).unwrap();
+        let c = compare_dirs(&a, &b).unwrap();
+        assert_eq!((c.files, c.contact.count), (1, 1));
+        assert!((c.contact.mean() - 0.2).abs() < 1e-6);
+        // The other way round, chunk-00001 has no partner.
+        assert!(matches!(
+            compare_dirs(&b, &a),
+            Err(CompareError::Missing { .. })
+        ));
+        std::fs::remove_dir_all(&tmp).unwrap();
+    }
+}
