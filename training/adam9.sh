@@ -7,7 +7,8 @@
 # the 2-ply examples whose 0-ply equity by START (or by HARD_NETS) is at least E off
 # (train hard), HARD_REPEAT times (default 2); AVERAGE=D writes weight averages (train
 # supervised --average D); SEED (default 1) seeds the training run; EXTRA holds more options
-# of train supervised (e.g. --hidden-race 128);
+# of train supervised (e.g. --hidden-race 128); THREADS (default 1) is the worker threads of
+# every step (the results do not depend on them);
 # MORE_DATA and MORE_CANDIDATES name more 2-ply and candidate sets (folders, space-separated);
 # ROLLOUT_DATA names more rollout-labelled sets, each repeated ROLLOUT_REPEAT times (default 6,
 # the weight of the holding games). BLEND_DIR (e.g. training/blend-a17wx) takes each 2-ply
@@ -53,7 +54,7 @@ for set in ${MORE_CANDIDATES:-}; do C+=(--data-dir "$MERGED/$(basename "$set")")
 if [ -n "${HARD:-}" ]; then
     mkdir "$MERGED/hard"
     "$CLI" train hard --nets "${HARD_NETS:-$START}" "${D[@]}" "${C[@]}" \
-        --min-error "$HARD" --out "$MERGED/hard/hard.bin" --threads 1
+        --min-error "$HARD" --out "$MERGED/hard/hard.bin" --threads "${THREADS:-1}"
     for i in $(seq "${HARD_REPEAT:-2}"); do D+=(--data-dir "$MERGED/hard"); done
 fi
 for i in $(seq "${CANDIDATES:-1}"); do D+=("${C[@]}"); done
@@ -67,5 +68,5 @@ done
 mkdir -p "$OUT"
 "$CLI" train supervised --optimizer adam --loss "${LOSS:-ce}" --nets "$START" "${D[@]}" \
     --out "$OUT" --epochs "$EPOCHS" --batch 64 --alpha "$ALPHA" --schedule cosine --select loss \
-    --seed "${SEED:-1}" --threads 1 ${AVERAGE:+--average "$AVERAGE"} ${EXTRA:-}
-[ "${PRUNE:-1}" = 0 ] || "$CLI" train prune --nets "$OUT" --data-dir training/label2p --out "$OUT" --threads 1
+    --seed "${SEED:-1}" --threads "${THREADS:-1}" ${AVERAGE:+--average "$AVERAGE"} ${EXTRA:-}
+[ "${PRUNE:-1}" = 0 ] || "$CLI" train prune --nets "$OUT" --data-dir training/label2p --out "$OUT" --threads "${THREADS:-1}"
