@@ -62,9 +62,10 @@ pub struct Args {
     /// $CUBEFUL_BEAROFF_DIR, else the user cache folder].
     #[arg(long, value_name = "DIR")]
     bearoff_dir: Option<PathBuf>,
-    /// The measured choices judge bearoff positions by the bearoff databases (of
-    /// `--bearoff-dir`), as the program plays when it has them, instead of by the race net alone.
-    #[arg(long, conflicts_with = "choices")]
+    /// The nets' choices (of `--nets` and `--against`; not those of a `--choices` file) judge
+    /// bearoff positions by the bearoff databases (of `--bearoff-dir`), as the program plays
+    /// when it has them, instead of by the race net alone.
+    #[arg(long)]
     bearoff: bool,
     /// Nets that play the games and score the candidates [default: the embedded nets].
     #[arg(long, value_name = "DIR")]
