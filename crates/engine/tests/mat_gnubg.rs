@@ -10,7 +10,6 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use cubeful_engine::formats::mat::{export, import};
 use cubeful_engine::game::record::{MatchRecord, RecordAction};
@@ -82,22 +81,7 @@ fn gnubg_round_trip(gnubg: &Path, home: &Path, input: &Path, output: &Path) -> S
         input.display(),
         output.display()
     );
-    let mut child = Command::new(gnubg)
-        .args(["-t", "-q"])
-        .env("HOME", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gnubg starts");
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("gnubg runs");
+    let out = common::run_gnubg_script(gnubg, home, &script);
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

@@ -12,8 +12,9 @@
 //! Missing `shared/` or GNU Backgammon skip their tests with a loud message, and fail under
 //! `CI=true`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use cubeful_engine::analysis::marks::Thresholds;
 use cubeful_engine::analysis::stats::figures::RatingScale;
@@ -215,22 +216,7 @@ fn find_gnubg() -> Option<PathBuf> {
 
 /// Runs GNU Backgammon in terminal mode on `script`; its standard output.
 fn gnubg(gnubg: &Path, home: &Path, script: &str) -> String {
-    let mut child = Command::new(gnubg)
-        .args(["-t", "-q"])
-        .env("HOME", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gnubg starts");
-    use std::io::Write as _;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().expect("gnubg runs");
+    let out = common::run_gnubg_script(gnubg, home, script);
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 

@@ -5,7 +5,6 @@
 mod common;
 
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use cubeful_engine::formats::mat::import;
 use cubeful_engine::formats::notation::format_move;
@@ -189,22 +188,7 @@ fn gnubg_text_export_says_what_ours_says() {
             input.display(),
             output.display()
         );
-        let mut child = Command::new(&gnubg)
-            .args(["-t", "-q"])
-            .env("HOME", &home)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("gnubg starts");
-        use std::io::Write as _;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(script.as_bytes())
-            .unwrap();
-        child.wait().unwrap();
+        common::run_gnubg_script(&gnubg, &home, &script);
         for index in 0..record.games.len() {
             // gnubg writes game 1 to the file named, the others to `name_002.txt`, ...
             let path = if index == 0 {
