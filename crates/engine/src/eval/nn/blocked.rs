@@ -4,13 +4,13 @@
 //! input), and the hidden sigmoids are computed eight at a time.
 //!
 //! Every sum is formed in the same order with the same roundings as the portable pass
-//! (`Net::forward_portable`), and [`sigmoid8`] reproduces [`sigmoid`] operation by operation
+//! (`Net::forward_portable`), and [`sigmoid8`] reproduces [`sigmoid`](super::sigmoid) operation by operation
 //! (rounding half away from zero included), so the results are identical bit for bit for finite
 //! inputs (the only kind the input encoders make); the tests compare them. The evaluation of positions spends most of its time here and in the inputs.
 
 use std::arch::x86_64::*;
 
-use super::{sigmoid, Net, OUTPUTS};
+use super::{Net, OUTPUTS};
 
 /// Hidden units accumulated in registers at a time (eight vectors of eight).
 pub(super) const BLOCK: usize = 64;
@@ -66,11 +66,32 @@ pub(super) unsafe fn forward(net: &Net, x: &[f32], hidden: &mut [f32], out: &mut
     // The indices are inputs of the net, and `w1` holds `inputs` rows (asserted above).
     hidden_layer::<8>(w1, b1, n_hidden, &index[..active], &value[..active], hidden);
 
-    // Output layer: `sigmoid(b2 + dot(row, h))` with `dot`'s eight partial sums.
+    *out = output_layer(w2, b2, n_hidden, hidden);
+}
+
+/// The output layer for the hidden activations `hidden`: `sigmoid(b2[o] + dot(row o of w2,
+/// hidden))` for the five outputs, each sum formed with the portable `dot`'s eight partial sums
+/// and the five sigmoids computed together by [`sigmoid8`], so the result is the portable
+/// `Net::output_layer`'s bit for bit.
+///
+/// # Safety
+/// The processor must support AVX2. Asserted: `n_hidden` is a multiple of 8, `w2` holds
+/// `OUTPUTS · n_hidden` weights, `b2` `OUTPUTS` biases and `hidden` at least `n_hidden` values.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) unsafe fn output_layer(
+    w2: &[f32],
+    b2: &[f32],
+    n_hidden: usize,
+    hidden: &[f32],
+) -> [f32; OUTPUTS] {
+    assert!(n_hidden.is_multiple_of(8));
+    assert!(w2.len() >= OUTPUTS * n_hidden && b2.len() >= OUTPUTS && hidden.len() >= n_hidden);
     let h = hidden.as_ptr();
-    for (o, out_o) in out.iter_mut().enumerate() {
+    let mut sums = [0.0f32; 8];
+    for (o, sum_o) in sums.iter_mut().take(OUTPUTS).enumerate() {
         let row = w2.as_ptr().add(o * n_hidden);
-        let mut acc = zero;
+        let mut acc = _mm256_setzero_ps();
         for c in (0..n_hidden).step_by(8) {
             acc = _mm256_add_ps(
                 acc,
@@ -80,8 +101,16 @@ pub(super) unsafe fn forward(net: &Net, x: &[f32], hidden: &mut [f32], out: &mut
         let mut lanes = [0.0f32; 8];
         _mm256_storeu_ps(lanes.as_mut_ptr(), acc);
         let sum: f32 = lanes.iter().sum();
-        *out_o = sigmoid(b2[o] + sum);
+        *sum_o = b2[o] + sum;
     }
+    let mut activations = [0.0f32; 8];
+    _mm256_storeu_ps(
+        activations.as_mut_ptr(),
+        sigmoid8(_mm256_loadu_ps(sums.as_ptr())),
+    );
+    let mut out = [0.0f32; OUTPUTS];
+    out.copy_from_slice(&activations[..OUTPUTS]);
+    out
 }
 
 /// The hidden layer for the non-zero inputs `index` (in increasing order) with values `value`:
@@ -131,7 +160,7 @@ pub(super) unsafe fn hidden_layer<const K: usize>(
     }
 }
 
-/// [`sigmoid`] on eight values, operation by operation: `1 / (1 + e^(−x))` with
+/// [`sigmoid`](super::sigmoid) on eight values, operation by operation: `1 / (1 + e^(−x))` with
 /// `e^y = 2^round(y·log2 e) · P(y·log2 e − round(…))`, `round` half away from zero.
 ///
 /// # Safety
@@ -174,6 +203,7 @@ pub(super) unsafe fn sigmoid8(x: __m256) -> __m256 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::nn::sigmoid;
     use crate::eval::nn::NetClass;
 
     fn avx2() -> bool {
@@ -247,6 +277,29 @@ mod tests {
                 let bits = |v: &[f32]| v.iter().map(|f| f.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&h1), bits(&h2), "hidden, case {case}");
                 assert_eq!(bits(&o1), bits(&o2), "outputs, case {case}");
+            }
+        }
+    }
+
+    #[test]
+    fn output_layer_is_the_portable_one_bit_for_bit() {
+        if !avx2() {
+            return;
+        }
+        let mut state = 5u64;
+        let mut uniform =
+            || (crate::game::splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32;
+        // The pruning nets' 32 units, other multiples of 8, and the full nets' sizes.
+        for hidden in [8, 32, 40, 128, 256] {
+            let net = Net::random(NetClass::Contact, 1, 200, hidden, 2.0, &mut uniform);
+            for case in 0..500 {
+                let h: Vec<f32> = (0..hidden).map(|_| uniform()).collect();
+                let bits = |v: [f32; OUTPUTS]| v.map(f32::to_bits);
+                assert_eq!(
+                    bits(net.output_layer(&h)),
+                    bits(net.output_layer_portable(&h)),
+                    "{hidden} hidden units, case {case}"
+                );
             }
         }
     }

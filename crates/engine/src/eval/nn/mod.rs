@@ -346,6 +346,20 @@ impl Net {
     /// The five outputs for the hidden activations `hidden` ([`Net::hidden`] values), as
     /// [`Net::forward`] computes them: `σ(b2 + dot(row, hidden))`.
     pub fn output_layer(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if self.hidden.is_multiple_of(8) && std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: AVX2 is available (checked just above); `output_layer` asserts the
+                // shapes itself.
+                return unsafe { blocked::output_layer(&self.w2, &self.b2, self.hidden, hidden) };
+            }
+        }
+        self.output_layer_portable(hidden)
+    }
+
+    /// [`Net::output_layer`] without vector instructions: the reference the AVX2 pass matches
+    /// bit for bit (the tests compare them).
+    fn output_layer_portable(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
         let h = &hidden[..self.hidden];
         let mut out = [0.0f32; OUTPUTS];
         for (o, out_o) in out.iter_mut().enumerate() {
@@ -382,7 +396,7 @@ impl Net {
         for a in h.iter_mut() {
             *a = sigmoid(*a);
         }
-        *out = self.output_layer(h);
+        *out = self.output_layer_portable(h);
     }
 
     /// The bytes of the net file (see the module documentation).
