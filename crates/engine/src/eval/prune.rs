@@ -12,7 +12,7 @@
 
 use std::path::Path;
 
-use crate::eval::inputs::{BAR_CODE, BASE_INPUTS, BASE_INPUTS_PER_SIDE, INPUT_VERSION, POINT_CODE};
+use crate::eval::inputs::{BAR_CODE, BASE_INPUTS, BASE_INPUTS_PER_SIDE, INPUT_VERSION};
 use crate::eval::nn::{Net, NetClass, NetFileError, OUTPUTS};
 use crate::rules::position::{Position, BAR, OFF};
 
@@ -146,41 +146,81 @@ impl PruneNets {
     ) -> [f32; OUTPUTS] {
         let net = self.net(class);
         // The non-zero inputs in increasing order: the opponent's slots (its own points 1 to 24,
-        // then its bar), then the player's, each with its (at most four) non-zero codes. At
-        // most 16 slots of a side are occupied.
-        let mut index = [0u16; 2 * 16 * 4];
-        let mut value = [0.0f32; 2 * 16 * 4];
-        let mut active = 0;
-        let mut add = |first: usize, checkers: i8, code: &[[f32; 4]; 16]| {
-            let n = usize::from(checkers.unsigned_abs()).min(15);
-            for (j, &x) in code[n].iter().enumerate() {
-                if x != 0.0 {
-                    index[active] = (first + j) as u16;
-                    value[active] = x;
-                    active += 1;
-                }
-            }
-        };
+        // then its bar), then the player's.
+        let mut inputs = SparseInputs::new();
         let b = position.board();
         // The opponent's point k (1..=24, from its side) is the board's point 25 − k.
         for k in 1..=24 {
             if b[25 - k] < 0 {
-                add(4 * (k - 1), b[25 - k], &POINT_CODE);
+                inputs.point(4 * (k - 1), b[25 - k]);
             }
         }
         if b[OFF] < 0 {
-            add(4 * 24, b[OFF], &BAR_CODE);
+            inputs.bar(4 * 24, b[OFF]);
         }
         for (k, &c) in b.iter().enumerate().take(25).skip(1) {
             if c > 0 {
-                add(BASE_INPUTS_PER_SIDE + 4 * (k - 1), c, &POINT_CODE);
+                inputs.point(BASE_INPUTS_PER_SIDE + 4 * (k - 1), c);
             }
         }
         if b[BAR] > 0 {
-            add(BASE_INPUTS_PER_SIDE + 4 * 24, b[BAR], &BAR_CODE);
+            inputs.bar(BASE_INPUTS_PER_SIDE + 4 * 24, b[BAR]);
         }
-        net.hidden_sparse(&index[..active], &value[..active], hidden);
+        let (index, value) = inputs.as_slices();
+        net.hidden_sparse(index, value, hidden);
         net.output_layer(&hidden[..net.hidden()])
+    }
+}
+
+/// The non-zero base inputs of a position, in the order they are added: at most 16 slots of a
+/// side are occupied, each with at most four non-zero codes.
+struct SparseInputs {
+    index: [u16; 2 * 16 * 4],
+    value: [f32; 2 * 16 * 4],
+    len: usize,
+}
+
+impl SparseInputs {
+    fn new() -> SparseInputs {
+        SparseInputs {
+            index: [0; 2 * 16 * 4],
+            value: [0.0; 2 * 16 * 4],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, input: usize, x: f32) {
+        self.index[self.len] = input as u16;
+        self.value[self.len] = x;
+        self.len += 1;
+    }
+
+    /// A point's slot from its first input, with `checkers` (either sign): its
+    /// `POINT_CODE` has one non-zero input for one to three checkers, two for more.
+    #[inline(always)]
+    fn point(&mut self, first: usize, checkers: i8) {
+        let n = checkers.unsigned_abs().min(15);
+        if n <= 3 {
+            self.push(first + usize::from(n) - 1, 1.0);
+        } else {
+            self.push(first + 2, 1.0);
+            self.push(first + 3, f32::from(n - 3) * 0.5);
+        }
+    }
+
+    /// The bar's slot ([`BAR_CODE`]).
+    fn bar(&mut self, first: usize, checkers: i8) {
+        let n = usize::from(checkers.unsigned_abs()).min(15);
+        for (j, &x) in BAR_CODE[n].iter().enumerate() {
+            if x != 0.0 {
+                self.push(first + j, x);
+            }
+        }
+    }
+
+    fn as_slices(&self) -> (&[u16], &[f32]) {
+        (&self.index[..self.len], &self.value[..self.len])
     }
 }
 
