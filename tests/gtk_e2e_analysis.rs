@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 use common::{App, Launch};
 
 fn corpus(path: &str) -> PathBuf {
-    common::repo_root().join("../shared/corpus").join(path)
+    cubeful_testkit::shared_path("corpus").join(path)
 }
 
 /// The X id of the visible window titled `title`.

@@ -148,8 +148,7 @@ fn a_match_file_on_the_command_line_opens() {
     if !common::display_tools() {
         return;
     }
-    let file = common::repo_root()
-        .join("../shared/corpus/sgf/gnubg-scripts_test-match01_analyzed.sgf")
+    let file = cubeful_testkit::shared_path("corpus/sgf/gnubg-scripts_test-match01_analyzed.sgf")
         .canonicalize()
         .expect("the corpus beside the repository");
     let record = read_record(&file);

@@ -22,7 +22,7 @@ use cubeful_engine::{position_id, Player};
 const MATCH: &str = "gnubg-scripts_match1486073_analyzed.sgf";
 
 fn corpus(name: &str) -> PathBuf {
-    common::repo_root().join("../shared/corpus/sgf").join(name)
+    cubeful_testkit::shared_path("corpus/sgf").join(name)
 }
 
 #[test]

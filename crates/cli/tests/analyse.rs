@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use common::{assert_refused, run, stdout};
 use cubeful_engine::formats::sgf::{self, tree};
@@ -13,9 +13,7 @@ use cubeful_engine::game::record::analysis::EvalSource;
 use cubeful_engine::game::record::RecordAction;
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(rel)
+    cubeful_testkit::shared_path("corpus").join(rel)
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -279,18 +277,6 @@ fn bad_input_is_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.sgf"));
 }
 
-fn find_gnubg() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnubg"))
-            .find(|p| p.is_file())
-    })
-}
-
 /// The statistics part of a report: from the `Player` line to the last non-empty line before
 /// `Marked decisions` (ours) or the end of the output (GNU Backgammon's), lines right-trimmed.
 fn statistics_block(text: &str) -> Vec<String> {
@@ -318,13 +304,7 @@ fn statistics_block(text: &str) -> Vec<String> {
 
 #[test]
 fn gnubg_reports_what_we_report_for_our_analysis() {
-    let Some(gnubg) = find_gnubg() else {
-        let message = "GNU Backgammon (gnubg) is NOT INSTALLED, so the analysis test against it \
-                       did NOT RUN. Install the Debian package gnubg (.ci/run does).";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{message}");
-        }
-        eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
+    let Some(gnubg) = cubeful_testkit::gnubg("the analysis test against it") else {
         return;
     };
     let dir = scratch("gnubg");
@@ -352,7 +332,7 @@ fn gnubg_reports_what_we_report_for_our_analysis() {
             "set confirm new off\nload match {}\nshow statistics match\nquit\n",
             out.display()
         );
-        let output = common::run_gnubg_script(&gnubg, &home, &script);
+        let output = cubeful_testkit::run_gnubg_script(&gnubg, &home, &script);
         let said = String::from_utf8_lossy(&output.stdout).into_owned();
         let theirs = statistics_block(&said);
         let ours = statistics_block(&ours);

@@ -88,7 +88,7 @@ fn bad_input_is_refused_in_one_line() {
 
 #[test]
 fn bench_movegen_reproduces_the_totals() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/movegen");
+    let dir = cubeful_testkit::shared_path("data/movegen");
     let text = stdout(&[
         "bench",
         "movegen",
@@ -105,8 +105,7 @@ fn bench_movegen_reproduces_the_totals() {
 }
 
 fn pubeval_dir() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/pubeval")
+    cubeful_testkit::shared_path("data/pubeval")
         .to_string_lossy()
         .into_owned()
 }

@@ -81,7 +81,7 @@ fn python_bytes(literal: &str) -> Vec<u8> {
 }
 
 fn trace_file() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/docs/gnubg-external-trace.txt")
+    cubeful_testkit::shared_path("docs/gnubg-external-trace.txt")
 }
 
 #[test]

@@ -7,31 +7,12 @@
 //! fails instead (`.ci/run` installs the Debian package `gnubg`).
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn find_gnubg() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnubg"))
-            .find(|p| p.is_file())
-    })
-}
-
 #[test]
 fn gnubg_plays_matches_and_money_games_against_cubeful() {
-    let Some(gnubg) = find_gnubg() else {
-        let message = "GNU Backgammon (gnubg) is NOT INSTALLED, so the end-to-end test against \
-                       it did NOT RUN. Install the Debian package gnubg (.ci/run does).";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{message}");
-        }
-        eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
+    let Some(gnubg) = cubeful_testkit::gnubg("the end-to-end test against it") else {
         return;
     };
 

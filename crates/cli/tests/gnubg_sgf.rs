@@ -30,31 +30,6 @@ use cubeful_engine::game::Rules;
 use cubeful_engine::rules::movegen::play_steps;
 use cubeful_engine::{match_id, position_id, CubeOwner, Dice, Player, Position, Resignation};
 
-fn find_gnubg() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnubg"))
-            .find(|p| p.is_file())
-    })
-}
-
-fn shared_dir() -> PathBuf {
-    if let Ok(dir) = std::env::var("CUBEFUL_SHARED") {
-        return PathBuf::from(dir);
-    }
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    assert!(
-        dir.is_dir(),
-        "the shared/ folder was not found at {}",
-        dir.display()
-    );
-    dir
-}
-
 /// Moves a player makes in a money session, from his own side of the board.
 struct Moves {
     /// Each player's checkers in his own numbering.
@@ -308,20 +283,14 @@ fn as_gnubg_keeps_it(record: &MatchRecord) -> MatchRecord {
 
 #[test]
 fn gnubg_loads_what_cubeful_writes() {
-    let Some(gnubg) = find_gnubg() else {
-        let message = "GNU Backgammon (gnubg) is NOT INSTALLED, so the SGF test against it did \
-                       NOT RUN. Install the Debian package gnubg (.ci/run does).";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{message}");
-        }
-        eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
+    let Some(gnubg) = cubeful_testkit::gnubg("the SGF test against it") else {
         return;
     };
 
     // The cases: the corpus files, read and written again, and the session.
     let mut cases: Vec<(String, MatchRecord)> = Vec::new();
     for dir in ["corpus/sgf", "corpus/paired"] {
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(shared_dir().join(dir))
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(cubeful_testkit::shared_path(dir))
             .unwrap()
             .map(|e| e.unwrap().path())
             .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
@@ -373,7 +342,7 @@ fn gnubg_loads_what_cubeful_writes() {
         "load match {}\nshow board\nquit\n",
         file.display()
     ));
-    let output = common::run_gnubg_script(&gnubg, &home, &script);
+    let output = cubeful_testkit::run_gnubg_script(&gnubg, &home, &script);
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&output.stdout),

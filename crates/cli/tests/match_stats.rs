@@ -7,26 +7,6 @@ use std::path::{Path, PathBuf};
 
 use common::{assert_refused, run, stdout};
 
-fn shared() -> Option<PathBuf> {
-    let dir = match std::env::var("CUBEFUL_SHARED") {
-        Ok(dir) => PathBuf::from(dir),
-        Err(_) => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    if dir.join("corpus/sgf").is_dir() {
-        return Some(dir);
-    }
-    let message = format!(
-        "the shared/ corpus was NOT FOUND at {}, so `match stats` was NOT run on it \
-         (set CUBEFUL_SHARED)",
-        dir.display()
-    );
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{message}");
-    }
-    eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
-    None
-}
-
 fn scratch(name: &str) -> PathBuf {
     let dir =
         std::env::temp_dir().join(format!("cubeful-match-stats-{name}-{}", std::process::id()));
@@ -183,7 +163,9 @@ fn errors_are_one_sentence() {
 
 #[test]
 fn corpus_reports_are_gnubgs() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = cubeful_testkit::optional_shared_dir("`match stats` on the corpus") else {
+        return;
+    };
     let sgf = shared.join("corpus/sgf/gnubg-scripts_match1486073_analyzed.sgf");
     let expected = std::fs::read_to_string(
         shared.join("corpus/sgf/statistics/gnubg-scripts_match1486073_analyzed.txt"),

@@ -10,9 +10,7 @@ use std::process::{Command, Stdio};
 use common::{assert_refused, run, stdout};
 
 fn corpus(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(rel)
+    cubeful_testkit::shared_path("corpus").join(rel)
 }
 
 fn scratch(name: &str) -> PathBuf {

@@ -193,19 +193,6 @@ fn the_benchmark_reports_games_per_second() {
     assert_refused(&["bench", "rollout", "--games", "0"], "--games");
 }
 
-/// GNU Backgammon's program, if installed.
-fn find_gnubg() -> Option<std::path::PathBuf> {
-    let fixed = std::path::PathBuf::from("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnubg"))
-            .find(|p| p.is_file())
-    })
-}
-
 /// Rollouts stored in a match record are written as GNU Backgammon's `X ver 3` values, which
 /// GNU Backgammon loads and saves back unchanged (but for the dice generator's name, which it
 /// does not know and replaces by its default). Skipped loudly without gnubg, except under CI.
@@ -217,12 +204,7 @@ fn gnubg_loads_rollouts_written_as_sgf() {
     use std::sync::atomic::AtomicBool;
     use std::sync::Arc;
 
-    let Some(gnubg) = find_gnubg() else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "GNU Backgammon is needed under CI"
-        );
-        eprintln!("GNU BACKGAMMON IS NOT INSTALLED: rollouts in SGF not checked against it");
+    let Some(gnubg) = cubeful_testkit::gnubg("the test of our rollouts in SGF against it") else {
         return;
     };
     // Rollouts of the plays of an opening 31 and of the opening cube decision.
@@ -256,8 +238,7 @@ fn gnubg_loads_rollouts_written_as_sgf() {
     let cube = roll(Subject::Cube);
     // Put them into an analysed match from the corpus: its first analysed play and cube
     // decision.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/sgf/gnubg-scripts_test-match01_analyzed.sgf");
+    let path = cubeful_testkit::shared_path("corpus/sgf/gnubg-scripts_test-match01_analyzed.sgf");
     let text = std::fs::read_to_string(&path).expect("the corpus SGF");
     let (mut record, _) = sgf::read(&text).unwrap();
     let entries = &mut record.games[0].entries;

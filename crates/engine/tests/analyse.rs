@@ -7,8 +7,6 @@
 //! * GNU Backgammon's analysed SGF files pass through an analysis that has nothing to do
 //!   (`Existing::Keep`) and are written with their `A`, `DA` and `LU` values unchanged.
 
-mod common;
-
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -325,7 +323,7 @@ fn gnubg_analysis_passes_through_unchanged() {
         cube: AnalysisLevel::plies(0),
         ..AnalysisSettings::default()
     };
-    let dir = common::shared_dir().join("corpus/sgf");
+    let dir = cubeful_testkit::shared_path("corpus/sgf");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

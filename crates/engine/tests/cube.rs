@@ -4,8 +4,6 @@
 //! seed's printed number does not follow from its own inputs, the comment says so and the test
 //! checks what does follow.
 
-mod common;
-
 use cubeful_engine::cube::met::{MatchEquityTable, MatchScore};
 use cubeful_engine::cube::{
     average_win_loss, cube_decision, cubeful_equity, cubeful_mwc, cubeless_equity, cubeless_mwc,
@@ -426,7 +424,8 @@ fn appendix_cubeless_mwc_example() {
 }
 
 fn woolsey() -> MatchEquityTable {
-    MatchEquityTable::load_gnubg_xml(common::shared_dir().join("corpus/met/woolsey.xml")).unwrap()
+    MatchEquityTable::load_gnubg_xml(cubeful_testkit::shared_path("corpus/met/woolsey.xml"))
+        .unwrap()
 }
 
 /// The appendix's match example: the position above at 3-0 to 7 (White, player 0, leads 3-0 and

@@ -3,8 +3,6 @@
 //! `example_boards()` below), must parse, round-trip byte for byte and describe consistent games;
 //! random input must never make the parser panic.
 
-mod common;
-
 use std::collections::HashMap;
 
 use cubeful_engine::formats::fibs::{Direction, FibsBoard, FibsColour, FibsError, FibsGame};
@@ -54,7 +52,7 @@ fn decode_bytes_literal(literal: &str) -> String {
 }
 
 fn trace() -> Vec<Message> {
-    common::read_shared("docs/gnubg-external-trace.txt")
+    cubeful_testkit::read_shared("docs/gnubg-external-trace.txt")
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|line| {
@@ -86,7 +84,7 @@ fn bare(raw: &str) -> &str {
 }
 
 fn example_boards() -> Vec<String> {
-    common::read_shared("corpus/fibs/board_examples.txt")
+    cubeful_testkit::read_shared("corpus/fibs/board_examples.txt")
         .lines()
         .filter(|l| l.starts_with("board:"))
         .map(str::to_string)

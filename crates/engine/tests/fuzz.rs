@@ -20,8 +20,6 @@
 //! `error_messages_are_one_short_line` checks the shape of every error message met on the way
 //! (one line, under 1,000 bytes).
 
-mod common;
-
 use std::fmt::Display;
 use std::io::Read as _;
 use std::path::PathBuf;
@@ -151,7 +149,7 @@ fn id_seeds() -> &'static IdSeeds {
 }
 
 fn read_id_seeds() -> IdSeeds {
-    let dir = common::shared_dir().join("corpus/ids");
+    let dir = cubeful_testkit::shared_path("corpus/ids");
     let mut text = String::new();
     for name in [
         "vectors.txt",
@@ -585,14 +583,14 @@ const FIBS_TOKENS: &[&str] = &[
 /// `board:` lines of the corpus and of the recorded GNU Backgammon session.
 fn fibs_seeds(situations: &Situations, rng: &mut Rng) -> Vec<String> {
     let mut seeds = Vec::new();
-    let examples = common::read_shared("corpus/fibs/board_examples.txt");
+    let examples = cubeful_testkit::read_shared("corpus/fibs/board_examples.txt");
     seeds.extend(
         examples
             .lines()
             .filter(|l| l.starts_with("board:"))
             .map(str::to_string),
     );
-    let trace = common::read_shared("docs/gnubg-external-trace.txt");
+    let trace = cubeful_testkit::read_shared("docs/gnubg-external-trace.txt");
     for line in trace.lines() {
         if let Some(rest) = line.strip_prefix("C>S b'board:") {
             let body = rest.split("\\n").next().unwrap_or(rest);
@@ -761,7 +759,7 @@ const MET_TEXT_TOKENS: &[&str] = &[
 ];
 
 fn met_xml_seeds() -> Vec<String> {
-    let dir = common::shared_dir().join("corpus/met");
+    let dir = cubeful_testkit::shared_path("corpus/met");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -7,8 +7,6 @@
 //! * `gnubg_textexport_pairs_bglab.tsv.gz`: 187,737 gnubg-printed ID pairs, round trips;
 //! * property tests: random states round-trip, random text never makes a parser panic.
 
-mod common;
-
 use std::collections::HashMap;
 use std::io::Read;
 
@@ -262,7 +260,7 @@ struct Vector {
 }
 
 fn read_vectors() -> Vec<Vector> {
-    let text = common::read_shared("corpus/ids/vectors.txt");
+    let text = cubeful_testkit::read_shared("corpus/ids/vectors.txt");
     let mut vectors: Vec<Vector> = Vec::new();
     let mut last_id = "";
     for line in text.lines() {
@@ -459,7 +457,8 @@ fn every_vector() {
 
 #[test]
 fn backgammoncalculator_regressions() {
-    let text = common::read_shared("corpus/ids/backgammoncalculator_identifier_regressions.csv");
+    let text =
+        cubeful_testkit::read_shared("corpus/ids/backgammoncalculator_identifier_regressions.csv");
     let records = csv_records(&text);
     assert_eq!(records.len(), 4);
     for r in &records {
@@ -491,8 +490,9 @@ fn numbers(text: &str) -> Vec<u8> {
 
 #[test]
 fn gnubg_4ply_oracle() {
-    let text =
-        common::read_shared("corpus/ids/backgammoncalculator_gnu_4ply_identifier_oracle.csv");
+    let text = cubeful_testkit::read_shared(
+        "corpus/ids/backgammoncalculator_gnu_4ply_identifier_oracle.csv",
+    );
     let records = csv_records(&text);
     assert_eq!(records.len(), 3802);
     let mut actions: HashMap<String, usize> = HashMap::new();
@@ -605,7 +605,7 @@ fn gnubg_4ply_oracle() {
 
 #[test]
 fn gnubg_text_export_pairs() {
-    let path = common::shared_dir().join("corpus/ids/gnubg_textexport_pairs_bglab.tsv.gz");
+    let path = cubeful_testkit::shared_path("corpus/ids/gnubg_textexport_pairs_bglab.tsv.gz");
     let file = std::fs::File::open(&path)
         .unwrap_or_else(|e| panic!("cannot open {}: {e}", path.display()));
     let mut text = String::new();

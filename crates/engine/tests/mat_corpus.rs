@@ -3,8 +3,6 @@
 //! reached so far. The few real defects of the files are listed exactly below, so the test fails
 //! both if parsing regresses and if an exception silently disappears.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -256,7 +254,7 @@ type Found = (String, Kind, String);
 
 #[test]
 fn every_corpus_move_parses() {
-    let root = common::shared_dir().join("corpus/mat");
+    let root = cubeful_testkit::shared_path("corpus/mat");
     let mut per_producer: BTreeMap<String, Counts> = BTreeMap::new();
     let mut exceptions = Vec::new();
     let mut producers: Vec<_> = std::fs::read_dir(&root)
@@ -485,7 +483,7 @@ const EXPECTED_IMPORTED_MOVES: &[(&str, usize)] = &[
 
 /// The corpus files, as (`producer/file`, path), sorted.
 fn corpus_files() -> Vec<(String, std::path::PathBuf)> {
-    let root = common::shared_dir().join("corpus/mat");
+    let root = cubeful_testkit::shared_path("corpus/mat");
     let mut all = Vec::new();
     let mut producers: Vec<_> = std::fs::read_dir(&root)
         .expect("corpus/mat")

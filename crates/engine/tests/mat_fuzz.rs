@@ -5,15 +5,13 @@
 //! the ignored test runs 1,000,000
 //! (`cargo test --release -p cubeful-engine --test mat_fuzz -- --ignored`).
 
-mod common;
-
 use std::time::Instant;
 
 use cubeful_engine::formats::mat::{export, import};
 
 /// The corpus files' bytes.
 fn corpus() -> Vec<Vec<u8>> {
-    let root = common::shared_dir().join("corpus/mat");
+    let root = cubeful_testkit::shared_path("corpus/mat");
     let mut files = Vec::new();
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
         .unwrap()

@@ -7,30 +7,16 @@
 //! Where gnubg is not installed the test says so loudly and passes; under CI (`CI=true`) it
 //! fails instead.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use cubeful_engine::formats::mat::{export, import};
 use cubeful_engine::game::record::{MatchRecord, RecordAction};
 
-fn find_gnubg() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnubg"))
-            .find(|p| p.is_file())
-    })
-}
-
 /// The sample: every gnubg and XG file, and a spread of the other producers' files whose import
 /// needed no repair (GNU Backgammon's writer cannot place a move of a player who moves twice in
 /// a row, which Hardy's archive has, in the right column).
 fn sample() -> Vec<(String, MatchRecord)> {
-    let root = common::shared_dir().join("corpus/mat");
+    let root = cubeful_testkit::shared_path("corpus/mat");
     let mut chosen = Vec::new();
     for (producer, every, limit) in [
         ("gnubg", 1, 10),
@@ -81,7 +67,7 @@ fn gnubg_round_trip(gnubg: &Path, home: &Path, input: &Path, output: &Path) -> S
         input.display(),
         output.display()
     );
-    let out = common::run_gnubg_script(gnubg, home, &script);
+    let out = cubeful_testkit::run_gnubg_script(gnubg, home, &script);
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
@@ -136,13 +122,7 @@ fn score_lines_spaced(text: &str) -> String {
 
 #[test]
 fn gnubg_reads_our_mat_files_as_we_wrote_them() {
-    let Some(gnubg) = find_gnubg() else {
-        let message = "GNU Backgammon (gnubg) is NOT INSTALLED, so the test of our .mat files \
-                       against it did NOT RUN. Install the Debian package gnubg.";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{message}");
-        }
-        eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
+    let Some(gnubg) = cubeful_testkit::gnubg("the test of our .mat files against it") else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("cubeful-mat-gnubg-{}", std::process::id()));

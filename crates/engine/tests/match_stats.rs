@@ -12,8 +12,6 @@
 //! Missing `shared/` or GNU Backgammon skip their tests with a loud message, and fail under
 //! `CI=true`.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 use cubeful_engine::analysis::marks::Thresholds;
@@ -24,31 +22,6 @@ use cubeful_engine::analysis::stats::{
     StatsSettings,
 };
 use cubeful_engine::formats::match_file;
-
-/// Skips (or fails under CI) with a loud message.
-fn missing(message: &str) {
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{message}");
-    }
-    eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
-}
-
-/// The `shared/` folder, or `None` (with a loud message) when it is missing outside CI.
-fn shared() -> Option<PathBuf> {
-    let dir = match std::env::var("CUBEFUL_SHARED") {
-        Ok(dir) => PathBuf::from(dir),
-        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    if dir.join("corpus/sgf").is_dir() {
-        return Some(dir);
-    }
-    missing(&format!(
-        "the shared/ corpus was NOT FOUND at {}, so the statistics were NOT compared with \
-         GNU Backgammon's (set CUBEFUL_SHARED)",
-        dir.display()
-    ));
-    None
-}
 
 fn statistics_of(path: &Path) -> MatchStatistics {
     let bytes = std::fs::read(path).unwrap();
@@ -75,7 +48,11 @@ fn differences(name: &str, expected: &str, ours: &str) -> Vec<String> {
 
 #[test]
 fn reports_are_gnubgs_line_for_line() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = cubeful_testkit::optional_shared_dir(
+        "the comparison of corpus statistics with GNU Backgammon's",
+    ) else {
+        return;
+    };
     let oracle_dir = shared.join("corpus/sgf/statistics");
     let mut compared = 0;
     let mut failures = Vec::new();
@@ -164,7 +141,11 @@ const UNANALYSED: &[&str] = &[
 
 #[test]
 fn a_match_without_analysis_prints_what_gnubg_prints() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = cubeful_testkit::optional_shared_dir(
+        "the comparison of corpus statistics with GNU Backgammon's",
+    ) else {
+        return;
+    };
     let path = shared.join("corpus/mat/galaxy/gnubg-scripts_match1486073.txt");
     let ours = report(&statistics_of(&path));
     let expected = UNANALYSED.join("\n") + "\n";
@@ -174,7 +155,11 @@ fn a_match_without_analysis_prints_what_gnubg_prints() {
 
 #[test]
 fn matches_with_analysis_written_by_gnubg_1_08_load_and_give_statistics() {
-    let Some(shared) = shared() else { return };
+    let Some(shared) = cubeful_testkit::optional_shared_dir(
+        "the comparison of corpus statistics with GNU Backgammon's",
+    ) else {
+        return;
+    };
     for name in [
         "gnubgparser_charlot1-charlot2_7p_2025-11-08-2305.sgf",
         "gnubgparser_charlot1-charlot2_7p_2025-11-08-2308.sgf",
@@ -202,21 +187,9 @@ fn matches_with_analysis_written_by_gnubg_1_08_load_and_give_statistics() {
     }
 }
 
-fn find_gnubg() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnubg"))
-            .find(|p| p.is_file())
-    })
-}
-
 /// Runs GNU Backgammon in terminal mode on `script`; its standard output.
 fn gnubg(gnubg: &Path, home: &Path, script: &str) -> String {
-    let out = common::run_gnubg_script(gnubg, home, script);
+    let out = cubeful_testkit::run_gnubg_script(gnubg, home, script);
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -243,12 +216,14 @@ fn gnubg_report(program: &Path, home: &Path, open: &str, file: &Path) -> String 
 /// the report GNU Backgammon prints for them.
 #[test]
 fn corpus_files_without_an_oracle_give_gnubgs_report() {
-    let Some(shared) = shared() else { return };
-    let Some(program) = find_gnubg() else {
-        missing(
-            "GNU Backgammon (gnubg) is NOT INSTALLED, so the statistics of corpus files were \
-             NOT compared with its own. Install the Debian package gnubg.",
-        );
+    let Some(shared) = cubeful_testkit::optional_shared_dir(
+        "the comparison of corpus statistics with GNU Backgammon's",
+    ) else {
+        return;
+    };
+    let Some(program) =
+        cubeful_testkit::gnubg("the comparison of the statistics of corpus files with its own")
+    else {
         return;
     };
     let home = std::env::temp_dir().join(format!("cubeful-stats-corpus-{}", std::process::id()));
@@ -294,11 +269,9 @@ fn corpus_files_without_an_oracle_give_gnubgs_report() {
 /// file (the luck is written with five decimals), so the comparison is with the loaded file.
 #[test]
 fn gnubg_played_and_analysed_matches_and_sessions_give_its_report() {
-    let Some(program) = find_gnubg() else {
-        missing(
-            "GNU Backgammon (gnubg) is NOT INSTALLED, so the statistics of matches it plays \
-             were NOT compared with its own. Install the Debian package gnubg.",
-        );
+    let Some(program) =
+        cubeful_testkit::gnubg("the comparison of the statistics of matches it plays with its own")
+    else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("cubeful-match-stats-{}", std::process::id()));

@@ -4,8 +4,6 @@
 //! points is sane, malformed files are rejected with a location, and the XML loader survives
 //! 100,000 random and mutated inputs.
 
-mod common;
-
 use std::path::PathBuf;
 
 use cubeful_engine::cube::met::{MatchEquityTable, MatchScore, MetError, TableKind, MAX_AWAY};
@@ -13,7 +11,7 @@ use cubeful_engine::Player;
 use proptest::prelude::*;
 
 fn met_dir() -> PathBuf {
-    common::shared_dir().join("corpus/met")
+    cubeful_testkit::shared_path("corpus/met")
 }
 
 fn corpus_xml() -> Vec<PathBuf> {
@@ -35,12 +33,12 @@ type CsvTables = (Vec<Vec<f64>>, Vec<(String, Vec<f64>)>);
 
 /// The tables of a CSV dump.
 fn read_csv(stem: &str) -> CsvTables {
-    let pre = common::read_shared(&format!("corpus/met/{stem}.pre.csv"))
+    let pre = cubeful_testkit::read_shared(&format!("corpus/met/{stem}.pre.csv"))
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(parse_csv_row)
         .collect();
-    let post = common::read_shared(&format!("corpus/met/{stem}.post.csv"))
+    let post = cubeful_testkit::read_shared(&format!("corpus/met/{stem}.post.csv"))
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
@@ -495,8 +493,8 @@ fn malformed_tables_are_rejected_with_a_location() {
 fn seeds() -> Vec<String> {
     vec![
         SMALL.to_string(),
-        common::read_shared("corpus/met/zadeh.xml"),
-        common::read_shared("corpus/met/mec.xml"),
+        cubeful_testkit::read_shared("corpus/met/zadeh.xml"),
+        cubeful_testkit::read_shared("corpus/met/mec.xml"),
         SMALL.replace(
             "<post-crawford-table type=\"explicit\" player=\"both\">\n    <row><me>0.5</me></row>\n  </post-crawford-table>",
             "<post-crawford-table player=\"0\"><row><me>0.51</me></row></post-crawford-table><post-crawford-table player=\"1\"><row><me>0.49</me></row></post-crawford-table>",

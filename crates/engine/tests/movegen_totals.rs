@@ -1,12 +1,10 @@
 //! The move-generation totals published with the benchmark position files must be reproduced
 //! exactly (shared/data/movegen/README.md).
 
-mod common;
-
 use cubeful_engine::{position_id, Dice, MoveGenerator};
 
 fn total(file: &str, doubles: bool) -> usize {
-    let text = common::read_shared(&format!("data/movegen/{file}"));
+    let text = cubeful_testkit::read_shared(&format!("data/movegen/{file}"));
     let mut generator = MoveGenerator::new();
     let mut total = 0;
     let mut positions = 0;

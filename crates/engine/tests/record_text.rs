@@ -2,10 +2,6 @@
 //! `export match text` uses, checked against the record and, where gnubg is installed, against
 //! gnubg's own text export of the same matches.
 
-mod common;
-
-use std::path::PathBuf;
-
 use cubeful_engine::formats::mat::import;
 use cubeful_engine::formats::notation::format_move;
 use cubeful_engine::formats::text::{export_game, export_match, export_position, TextError};
@@ -13,7 +9,7 @@ use cubeful_engine::game::record::{MatchRecord, RecordAction};
 use cubeful_engine::{gnubg_id, match_id, position_id, Dice, MatchState, Player, Position};
 
 fn corpus(rel: &str) -> MatchRecord {
-    let path = common::shared_dir().join("corpus/mat").join(rel);
+    let path = cubeful_testkit::shared_path("corpus/mat").join(rel);
     import(&std::fs::read(path).unwrap()).unwrap().0
 }
 
@@ -136,18 +132,6 @@ fn position_text_names_the_decision() {
     assert!(text.starts_with("The score is: Ann 0, Bob 0 (money session)\n\nBob on roll"));
 }
 
-fn find_gnubg() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/games/gnubg");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("gnubg"))
-            .find(|p| p.is_file())
-    })
-}
-
 /// The lines that say what happened: action headers, IDs, actions and results.
 fn essentials(text: &str) -> Vec<String> {
     text.lines()
@@ -166,13 +150,8 @@ fn essentials(text: &str) -> Vec<String> {
 
 #[test]
 fn gnubg_text_export_says_what_ours_says() {
-    let Some(gnubg) = find_gnubg() else {
-        let message = "GNU Backgammon (gnubg) is NOT INSTALLED, so the comparison of our text \
-                       export with its own did NOT RUN. Install the Debian package gnubg.";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{message}");
-        }
-        eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
+    let Some(gnubg) = cubeful_testkit::gnubg("the comparison of our text export with its own")
+    else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("cubeful-text-gnubg-{}", std::process::id()));
@@ -181,14 +160,14 @@ fn gnubg_text_export_says_what_ours_says() {
     let mut compared = 0;
     for (i, file) in FILES.iter().enumerate().take(5) {
         let record = corpus(file);
-        let input = common::shared_dir().join("corpus/mat").join(file);
+        let input = cubeful_testkit::shared_path("corpus/mat").join(file);
         let output = dir.join(format!("{i}.txt"));
         let script = format!(
             "set display off\nimport mat {}\nexport match text {}\nquit\n",
             input.display(),
             output.display()
         );
-        common::run_gnubg_script(&gnubg, &home, &script);
+        cubeful_testkit::run_gnubg_script(&gnubg, &home, &script);
         for index in 0..record.games.len() {
             // gnubg writes game 1 to the file named, the others to `name_002.txt`, ...
             let path = if index == 0 {

@@ -4,8 +4,6 @@
 //! files round-trip through the writer exactly, and the writer reproduces GNU Backgammon's own
 //! text byte for byte (apart from the program name).
 
-mod common;
-
 use std::path::PathBuf;
 
 use cubeful_engine::formats::sgf::{self, tree};
@@ -18,7 +16,7 @@ use cubeful_engine::{legal_moves, Player, Position, Resignation};
 fn corpus_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
     for dir in ["corpus/sgf", "corpus/paired"] {
-        let dir = common::shared_dir().join(dir);
+        let dir = cubeful_testkit::shared_dir().join(dir);
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "sgf") {
@@ -197,7 +195,7 @@ fn every_file_reads_with_all_games_and_analysis() {
 
 #[test]
 fn match_information_is_read() {
-    let (_, record) = read_file(&common::shared_dir().join("corpus/sgf/gbf_test.sgf"));
+    let (_, record) = read_file(&cubeful_testkit::shared_path("corpus/sgf/gbf_test.sgf"));
     let info = &record.info;
     assert_eq!(info.players, ["Kévin Unger", "Maxence Job"]);
     assert_eq!(info.rules.match_length, 7);

@@ -5,8 +5,6 @@
 //! same record and write to the same text. `cargo test` runs 100,000 cases;
 //! `cargo test --release -- --ignored` runs 1,000,000.
 
-mod common;
-
 use std::time::Instant;
 
 use cubeful_engine::formats::sgf::{self, tree};
@@ -126,7 +124,7 @@ use mutate::Rng;
 fn seeds(rng: &mut Rng) -> Vec<Vec<u8>> {
     let mut seeds: Vec<Vec<u8>> = EXTRA.iter().map(|s| s.as_bytes().to_vec()).collect();
     for dir in ["corpus/sgf", "corpus/paired"] {
-        let dir = common::shared_dir().join(dir);
+        let dir = cubeful_testkit::shared_dir().join(dir);
         let mut paths: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path())

@@ -627,12 +627,9 @@ pub fn statistics_label(label: &str) -> String {
 mod tests {
     use super::*;
     use cubeful_engine::formats::match_file;
-    use std::path::PathBuf;
 
     fn load(name: &str) -> MatchRecord {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/corpus/sgf")
-            .join(name);
+        let path = cubeful_testkit::shared_path("corpus/sgf").join(name);
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         match_file::read(&bytes)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()))

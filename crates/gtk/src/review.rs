@@ -522,9 +522,7 @@ mod tests {
     use std::path::PathBuf;
 
     fn corpus(name: &str) -> PathBuf {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-            .join("../../../shared/corpus/sgf")
-            .join(name)
+        cubeful_testkit::shared_path("corpus/sgf").join(name)
     }
 
     fn load(name: &str) -> MatchRecord {

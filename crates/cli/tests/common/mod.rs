@@ -48,29 +48,6 @@ pub fn assert_refused(args: &[&str], expect: &str) {
     assert!(out.stdout.is_empty());
 }
 
-/// Runs GNU Backgammon's terminal mode (`gnubg -t -q`) with `home` as its home folder, feeds it
-/// `script` on standard input and waits for it to finish.
-#[allow(dead_code)]
-pub fn run_gnubg_script(gnubg: &std::path::Path, home: &std::path::Path, script: &str) -> Output {
-    use std::io::Write as _;
-    use std::process::Stdio;
-    let mut child = Command::new(gnubg)
-        .args(["-t", "-q"])
-        .env("HOME", home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gnubg starts");
-    child
-        .stdin
-        .take()
-        .expect("gnubg's standard input is piped")
-        .write_all(script.as_bytes())
-        .expect("gnubg reads its script");
-    child.wait_with_output().expect("gnubg ends")
-}
-
 /// Starts `cubeful-cli external 127.0.0.1:0 ARGS…` with its standard error going to `stderr`,
 /// reads the port it listens on from its first line, and keeps draining its standard output
 /// (its log) so that it never blocks on a full pipe. The caller kills the child.

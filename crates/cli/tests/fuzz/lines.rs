@@ -11,25 +11,12 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-
 #[path = "../../../engine/tests/fuzz/mutate.rs"]
 mod mutate;
 
 pub use mutate::{mutate, seed, Rng};
 
-/// The `shared/` folder beside the checkout (`CUBEFUL_SHARED` overrides).
-pub fn shared_dir() -> PathBuf {
-    std::env::var("CUBEFUL_SHARED").map_or_else(
-        |_| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-        PathBuf::from,
-    )
-}
-
-fn read_shared(rel: &str) -> String {
-    let path = shared_dir().join(rel);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
+use cubeful_testkit::read_shared;
 
 /// `(position ID, match ID, XGID)` of the ID oracle.
 fn corpus_ids() -> Vec<(String, String, String)> {

@@ -971,8 +971,7 @@ fn analysis_stored_in_the_record_changes_its_revision() {
 
 #[test]
 fn a_finished_match_opened_is_reviewed_without_a_result_dialog() {
-    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus/sgf/gnubg-scripts_match1486073_analyzed.sgf");
+    let path = cubeful_testkit::shared_path("corpus/sgf/gnubg-scripts_match1486073_analyzed.sgf");
     let bytes = std::fs::read(&path).expect("the corpus is beside the repository");
     let record = cubeful_engine::formats::match_file::read(&bytes)
         .expect("the file reads")

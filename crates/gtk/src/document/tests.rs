@@ -14,9 +14,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn corpus(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/corpus")
-        .join(name)
+    cubeful_testkit::shared_path("corpus").join(name)
 }
 
 /// A seeded match between two people (so nobody waits for the bot).

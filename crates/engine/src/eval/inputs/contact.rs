@@ -1023,12 +1023,7 @@ mod tests {
 
     #[test]
     fn matches_on_corpus_positions() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/movegen/contact_ids.txt"
-        );
-        let text = std::fs::read_to_string(path)
-            .unwrap_or_else(|e| panic!("{path}: {e} (the tests need shared/ beside the checkout)"));
+        let text = cubeful_testkit::read_shared("data/movegen/contact_ids.txt");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let p = crate::formats::ids::position_id::decode(line).expect("valid id");
             compare(&p).unwrap();

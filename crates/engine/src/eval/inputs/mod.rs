@@ -738,12 +738,7 @@ mod tests {
 
     #[test]
     fn corpus_positions_are_in_range() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/movegen/contact_ids.txt"
-        );
-        let text = std::fs::read_to_string(path)
-            .unwrap_or_else(|e| panic!("{path}: {e} (the tests need shared/ beside the checkout)"));
+        let text = cubeful_testkit::read_shared("data/movegen/contact_ids.txt");
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let p = position_id::decode(line).expect("valid id");
             check_ranges(&p);

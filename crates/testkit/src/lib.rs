@@ -1,0 +1,148 @@
+//! What the tests of every Cubeful crate share, so that each knows one way to find the
+//! `shared/` folder beside the checkout and to run GNU Backgammon:
+//!
+//! * [`shared_dir`], [`shared_path`], [`read_shared`] and [`optional_shared_dir`]: the
+//!   specification and corpus folder that CI places beside the checkout (`CUBEFUL_SHARED`
+//!   overrides where it is);
+//! * [`gnubg`] and [`run_gnubg_script`]: Debian's `gnubg`, the measuring stick for
+//!   compatibility, found on the machine and fed a script;
+//! * [`not_run`]: how a test that cannot run here says so — loudly on a developer's machine,
+//!   as a failure under CI (`CI=true`), where everything it needs is installed.
+//!
+//! A development dependency only: nothing here is part of the program.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// Where `shared/` is: `CUBEFUL_SHARED`, or beside the checkout.
+fn shared_location() -> PathBuf {
+    match std::env::var_os("CUBEFUL_SHARED") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
+    }
+}
+
+/// The `shared/` folder beside the project checkout (CI places it there); `CUBEFUL_SHARED`
+/// overrides. Panics when it is not there: the tests that call this cannot do without it.
+pub fn shared_dir() -> PathBuf {
+    let dir = shared_location();
+    assert!(
+        dir.is_dir(),
+        "the shared/ folder was not found at {} (set CUBEFUL_SHARED)",
+        dir.display()
+    );
+    dir
+}
+
+/// A path below `shared/`, e.g. `shared_path("corpus/mat")`.
+pub fn shared_path(rel: &str) -> PathBuf {
+    shared_dir().join(rel)
+}
+
+/// The text of a file below `shared/`.
+pub fn read_shared(rel: &str) -> String {
+    let path = shared_path(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The `shared/` folder when it holds the corpus; otherwise `None`, after [`not_run`] has said
+/// that `what` did not run.
+pub fn optional_shared_dir(what: &str) -> Option<PathBuf> {
+    let dir = shared_location();
+    if dir.join("corpus").is_dir() {
+        return Some(dir);
+    }
+    not_run(&format!(
+        "the shared/ corpus was NOT FOUND at {}, so {what} did NOT RUN (set CUBEFUL_SHARED)",
+        dir.display()
+    ));
+    None
+}
+
+/// Says that a test could not do its work here: a failure under CI (`CI=true`), a message no
+/// one can miss elsewhere. The caller returns afterwards.
+pub fn not_run(message: &str) {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{message}");
+    }
+    eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
+}
+
+/// GNU Backgammon's program: `/usr/games/gnubg` (where Debian puts it) or `gnubg` on the
+/// `PATH`.
+pub fn find_gnubg() -> Option<PathBuf> {
+    let fixed = PathBuf::from("/usr/games/gnubg");
+    if fixed.is_file() {
+        return Some(fixed);
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("gnubg"))
+            .find(|p| p.is_file())
+    })
+}
+
+/// GNU Backgammon's program for a test that compares with it; when it is not installed,
+/// [`not_run`] says that `what` (e.g. "the SGF test against it") did not run, and `None`.
+pub fn gnubg(what: &str) -> Option<PathBuf> {
+    let found = find_gnubg();
+    if found.is_none() {
+        not_run(&format!(
+            "GNU Backgammon (gnubg) is NOT INSTALLED, so {what} did NOT RUN. Install the \
+             Debian package gnubg (.ci/run does)."
+        ));
+    }
+    found
+}
+
+/// Runs GNU Backgammon's terminal mode (`gnubg -t -q`, plus `extra_args`) with `home` as its
+/// home folder, feeds it `script` on standard input and waits for it to finish; its output.
+pub fn run_gnubg(gnubg: &Path, home: &Path, extra_args: &[&str], script: &str) -> Output {
+    let mut child = Command::new(gnubg)
+        .args(["-t", "-q"])
+        .args(extra_args)
+        .env("HOME", home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gnubg starts");
+    child
+        .stdin
+        .take()
+        .expect("gnubg's standard input is piped")
+        .write_all(script.as_bytes())
+        .expect("gnubg reads its script");
+    child.wait_with_output().expect("gnubg ends")
+}
+
+/// [`run_gnubg`] without extra arguments.
+pub fn run_gnubg_script(gnubg: &Path, home: &Path, script: &str) -> Output {
+    run_gnubg(gnubg, home, &[], script)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shared_is_found_beside_the_checkout() {
+        assert!(shared_path("corpus").is_dir());
+        assert!(optional_shared_dir("this test").is_some());
+        assert!(!read_shared("docs/formats.md").is_empty());
+    }
+
+    #[test]
+    fn gnubg_answers_a_script() {
+        let Some(program) = gnubg("the test of the test kit's gnubg runner") else {
+            return;
+        };
+        let home = std::env::temp_dir().join(format!("cubeful-testkit-{}", std::process::id()));
+        std::fs::create_dir_all(&home).unwrap();
+        let out = run_gnubg_script(&program, &home, "new game\nshow board\nquit\ny\n");
+        let _ = std::fs::remove_dir_all(&home);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Position ID"), "{text}");
+    }
+}
