@@ -6,7 +6,7 @@
 //! Where gnubg is not installed the test says so loudly and passes; under CI (`CI=true`) it
 //! fails instead (`.ci/run` installs the Debian package `gnubg`).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -77,20 +77,7 @@ fn gnubg_plays_matches_and_money_games_against_cubeful() {
          show score\n\
          quit\n"
     );
-    let mut child = Command::new(&gnubg)
-        .args(["-t", "-q", "-r"])
-        .env("HOME", &home)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("gnubg starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
+    let mut child = cubeful_testkit::spawn_gnubg(&gnubg, &home, &["-r"], &script);
     let started = Instant::now();
     loop {
         if child.try_wait().unwrap().is_some() {

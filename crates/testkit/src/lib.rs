@@ -13,7 +13,7 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// Where `shared/` is: `CUBEFUL_SHARED`, or beside the checkout.
 fn shared_location() -> PathBuf {
@@ -96,9 +96,10 @@ pub fn gnubg(what: &str) -> Option<PathBuf> {
     found
 }
 
-/// Runs GNU Backgammon's terminal mode (`gnubg -t -q`, plus `extra_args`) with `home` as its
-/// home folder, feeds it `script` on standard input and waits for it to finish; its output.
-pub fn run_gnubg(gnubg: &Path, home: &Path, extra_args: &[&str], script: &str) -> Output {
+/// Starts GNU Backgammon's terminal mode (`gnubg -t -q`, plus `extra_args`) with `home` as its
+/// home folder and writes `script` to its standard input, which it then closes; standard output
+/// and error are piped. For a caller that watches the clock; [`run_gnubg`] waits.
+pub fn spawn_gnubg(gnubg: &Path, home: &Path, extra_args: &[&str], script: &str) -> Child {
     let mut child = Command::new(gnubg)
         .args(["-t", "-q"])
         .args(extra_args)
@@ -114,7 +115,15 @@ pub fn run_gnubg(gnubg: &Path, home: &Path, extra_args: &[&str], script: &str) -
         .expect("gnubg's standard input is piped")
         .write_all(script.as_bytes())
         .expect("gnubg reads its script");
-    child.wait_with_output().expect("gnubg ends")
+    child
+}
+
+/// Runs GNU Backgammon's terminal mode (`gnubg -t -q`, plus `extra_args`) with `home` as its
+/// home folder, feeds it `script` on standard input and waits for it to finish; its output.
+pub fn run_gnubg(gnubg: &Path, home: &Path, extra_args: &[&str], script: &str) -> Output {
+    spawn_gnubg(gnubg, home, extra_args, script)
+        .wait_with_output()
+        .expect("gnubg ends")
 }
 
 /// [`run_gnubg`] without extra arguments.
