@@ -799,7 +799,7 @@ mod fuzz_lines;
 /// `cargo test --release -p cubeful-cli --bin cubeful-cli -- --ignored million`.
 #[cfg(test)]
 mod fuzz_tests {
-    use super::fuzz_lines::{external_case, external_seeds, seed, Rng};
+    use super::fuzz_lines::{external_case, external_seeds, seed, Rng, Tally};
     use super::*;
     use clap::Parser;
 
@@ -817,41 +817,18 @@ mod fuzz_tests {
         let mut search = Search::new(std::sync::Arc::new(cubeful_engine::eval::Nets::embedded()));
         let seeds = external_seeds();
         let mut rng = Rng(seed);
-        let (mut answered, mut refused, mut bad_messages) = (0, 0, Vec::new());
+        let mut tally = Tally::default();
         for _ in 0..cases {
             let line = external_case(&mut rng, &seeds);
             match player.answer(&line, &mut search) {
                 Reply::Text(text) if text.starts_with("Error:") => {
-                    refused += 1;
-                    let message = text.trim_end_matches('\n');
-                    if message.contains('\n') || message.len() >= 1000 {
-                        bad_messages.push((message.to_string(), line));
-                    }
+                    tally.refuse(text.trim_end_matches('\n'), &line)
                 }
-                Reply::Text(_) => answered += 1,
+                Reply::Text(_) => tally.answered += 1,
                 Reply::Close => panic!("{line:?} closed the connection"),
             }
         }
-        println!(
-            "external player in process: {cases} cases in {:.1} s: {answered} answered, \
-             {refused} refused; {} error messages not one line under 1,000 bytes",
-            started.elapsed().as_secs_f64(),
-            bad_messages.len()
-        );
-        for (message, line) in bad_messages.iter().take(3) {
-            let cut = |s: &str| s.chars().take(200).collect::<String>();
-            println!(
-                "  {:?} ({} bytes) for {:?}",
-                cut(message),
-                message.len(),
-                cut(line)
-            );
-        }
-        assert!(
-            answered > cases / 20 && refused > cases / 4,
-            "{answered}, {refused}"
-        );
-        bad_messages.len()
+        tally.report("external player in process", cases, "", started)
     }
 
     #[test]

@@ -272,3 +272,59 @@ pub fn external_case(rng: &mut Rng, seeds: &[String]) -> String {
     }
     line
 }
+
+/// What a run of mutated lines came to: the lines answered, those refused with an error
+/// message, and the messages that are not one line under 1,000 bytes (with their lines).
+#[derive(Default)]
+pub struct Tally {
+    pub answered: usize,
+    pub refused: usize,
+    pub bad_messages: Vec<(String, String)>,
+}
+
+impl Tally {
+    /// Counts a refusal of `line` with `message`.
+    pub fn refuse(&mut self, message: &str, line: &str) {
+        self.refused += 1;
+        if message.contains('\n') || message.len() >= 1000 {
+            self.bad_messages
+                .push((message.to_string(), line.to_string()));
+        }
+    }
+
+    /// Prints the tally of `cases` lines run by `what` since `started` (`extra` after the
+    /// counts) with the first bad messages, checks that a fair share of the lines were answered
+    /// and refused, and returns the number of bad messages.
+    pub fn report(
+        &self,
+        what: &str,
+        cases: usize,
+        extra: &str,
+        started: std::time::Instant,
+    ) -> usize {
+        println!(
+            "{what}: {cases} cases in {:.1} s: {} answered, {} refused{extra}; {} error messages \
+             not one line under 1,000 bytes",
+            started.elapsed().as_secs_f64(),
+            self.answered,
+            self.refused,
+            self.bad_messages.len()
+        );
+        for (message, line) in self.bad_messages.iter().take(3) {
+            let cut = |s: &str| s.chars().take(200).collect::<String>();
+            println!(
+                "  {:?} ({} bytes) for {:?}",
+                cut(message),
+                message.len(),
+                cut(line)
+            );
+        }
+        assert!(
+            self.answered > cases / 20 && self.refused > cases / 4,
+            "{} answered, {} refused",
+            self.answered,
+            self.refused
+        );
+        self.bad_messages.len()
+    }
+}
