@@ -2,7 +2,7 @@
 //!
 //! (a) `cubeful FILE` opens an analysed match (GNU Backgammon's SGF from the shared corpus);
 //! Ctrl+Page Down selects a marked action and the analysis pane lists its candidate plays with
-//! the play made marked; Ctrl+I opens the statistics window, Ctrl+G the equity graph. With
+//! the play made marked; Ctrl+I opens the statistics window, Ctrl+G the equity graph, and Escape closes each. With
 //! `CUBEFUL_UPDATE_SCREENSHOT=1` the three screenshots replace `docs/analysis-pane.png`,
 //! `docs/statistics.png` and `docs/equity-graph.png`.
 //!
@@ -159,6 +159,21 @@ fn the_analysis_pane_statistics_and_graph_show_a_stored_analysis() {
         &app.work.join("equity-graph.png"),
         "equity-graph.png",
     );
+    // Escape closes each window, as in every other utility window of the app (the keyboard
+    // focus follows the pointer: there is no window manager).
+    app.xdotool(&["mousemove", "--window", &id, "200", "200"]);
+    sleep(Duration::from_millis(300));
+    app.key("Escape");
+    app.wait_for("the equity graph closed by Escape", 10, |s| {
+        s["analysis"]["graph_visible"] == false
+    });
+    let id = window_named(&app, "^Statistics$");
+    app.xdotool(&["mousemove", "--window", &id, "200", "200"]);
+    sleep(Duration::from_millis(300));
+    app.key("Escape");
+    app.wait_for("the statistics closed by Escape", 10, |s| {
+        s["analysis"]["statistics_visible"] == false
+    });
 }
 
 #[test]

@@ -18,6 +18,7 @@ pub mod tutor_dialog;
 pub mod window;
 
 use cubeful_engine::search::Level;
+use gtk::subclass::widget::WidgetClassExt;
 
 pub use crate::session::level_name;
 
@@ -39,4 +40,14 @@ pub fn level_at(index: u32) -> Level {
         .get(index as usize)
         .copied()
         .unwrap_or(Level::Expert)
+}
+
+/// Lets Escape close the windows of a class, as in GNOME's dialogs and utility windows (call it
+/// in the class's `class_init`).
+pub fn close_on_escape(klass: &mut impl WidgetClassExt) {
+    klass.add_binding_action(
+        gtk::gdk::Key::Escape,
+        gtk::gdk::ModifierType::empty(),
+        "window.close",
+    );
 }

@@ -704,6 +704,11 @@ impl CubefulWindow {
         let existing = self.analysis_state().statistics.clone();
         let w = existing.unwrap_or_else(|| {
             let w = StatisticsWindow::new(self);
+            w.connect_visible_notify(glib::clone!(
+                #[weak(rename_to = window)]
+                self,
+                move |_| window.write_debug_state()
+            ));
             self.analysis_state().statistics = Some(w.clone());
             w
         });
@@ -723,6 +728,11 @@ impl CubefulWindow {
                 #[weak(rename_to = window)]
                 self,
                 move |game, entry| window.select_action(game, entry)
+            ));
+            g.connect_visible_notify(glib::clone!(
+                #[weak(rename_to = window)]
+                self,
+                move |_| window.write_debug_state()
             ));
             self.analysis_state().graph = Some(g.clone());
             g
