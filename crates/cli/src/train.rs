@@ -202,7 +202,7 @@ pub struct LabelArgs {
 /// How many of a roll's best plays `train label --source candidates` takes.
 const CANDIDATES_PER_ROLL: usize = 5;
 
-/// A net class, for `train label --class`.
+/// A net class, for `train label --class` and `train supervised --classes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum ClassArg {
     Contact,
@@ -329,6 +329,11 @@ pub struct SupervisedArgs {
     /// little time).
     #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
     hidden_crashed: Option<u32>,
+    /// Train only these nets (comma-separated): the examples of the other classes are left
+    /// out, and their nets are written as they start (not widened). For a round's crashed and
+    /// race nets when its contact net is done.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    classes: Vec<ClassArg>,
     #[arg(long, value_enum, default_value_t = Optimizer::Sgd)]
     optimizer: Optimizer,
     /// Loss (adam only; sgd descends the cross-entropy gradient).
@@ -507,7 +512,7 @@ fn run_hard(args: &HardArgs) -> Result<()> {
     );
     let mut by_class = [0usize; 3];
     for e in &hard {
-        match cubeful_engine::eval::net_class(cubeful_engine::eval::class::classify(&e.position)) {
+        match example_class(e) {
             Some(NetClass::Contact) => by_class[0] += 1,
             Some(NetClass::Crashed) => by_class[1] += 1,
             Some(NetClass::Race) => by_class[2] += 1,
@@ -630,6 +635,11 @@ fn run_prune(args: &PruneArgs) -> Result<()> {
 
 /// The examples of data files and of folders of them, in that order; each folder's count is
 /// reported on standard error after `command: `.
+/// The net that judges an example's position (`None` for a finished game).
+fn example_class(e: &Example) -> Option<NetClass> {
+    cubeful_engine::eval::net_class(cubeful_engine::eval::class::classify(&e.position))
+}
+
 fn load_examples(files: &[PathBuf], dirs: &[PathBuf], command: &str) -> Result<Vec<Example>> {
     let mut examples = Vec::new();
     for path in files {
@@ -811,17 +821,34 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
         }
     }
     let mut nets = (*args.nets.load()?).clone();
-    let width = |h: Option<u32>| h.map(|h| h as usize);
+    let trained: Vec<NetClass> = if args.classes.is_empty() {
+        NetClass::ALL.to_vec()
+    } else {
+        args.classes.iter().map(|&c| c.into()).collect()
+    };
+    let width = |class: NetClass, h: Option<u32>| {
+        h.filter(|_| trained.contains(&class)).map(|h| h as usize)
+    };
     widen(
         &mut nets,
         [
-            width(args.hidden),
-            width(args.hidden_crashed.or(args.hidden)),
-            width(args.hidden_race),
+            width(NetClass::Contact, args.hidden),
+            width(NetClass::Crashed, args.hidden_crashed.or(args.hidden)),
+            width(NetClass::Race, args.hidden_race),
         ],
         args.seed,
     )?;
-    let examples = load_examples(&args.data, &args.data_dir, "supervised")?;
+    let mut examples = load_examples(&args.data, &args.data_dir, "supervised")?;
+    if trained.len() < NetClass::ALL.len() {
+        let before = examples.len();
+        examples.retain(|e| example_class(e).is_some_and(|c| trained.contains(&c)));
+        let names: Vec<&str> = trained.iter().map(|c| c.name()).collect();
+        eprintln!(
+            "supervised: only the {} nets: {} of {before} examples kept",
+            names.join(" and "),
+            examples.len()
+        );
+    }
     eprintln!("supervised: {} examples", examples.len());
     if examples.is_empty() {
         anyhow::bail!("no training examples in the data given");

@@ -726,6 +726,57 @@ fn train_supervised_widens_the_nets_it_is_asked_to() {
 }
 
 #[test]
+fn train_supervised_classes_trains_only_those_nets() {
+    let (dir, data) = labelled_data("classes");
+    let nets = dir.join("nets");
+    let embedded = cubeful_engine::eval::Nets::embedded();
+    let c = embedded.contact.hidden();
+    let wider = (c + 64).to_string();
+    let out = run(&[
+        "train",
+        "supervised",
+        "--optimizer",
+        "adam",
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+        "--hidden",
+        &wider,
+        "--classes",
+        "contact",
+        "--out",
+        nets.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("supervised: only the contact nets: "), "{err}");
+    let n = cubeful_engine::eval::Nets::load_dir(&nets).unwrap();
+    // The contact net widened and trained; the others written as they started, not widened.
+    assert_eq!(n.contact.hidden(), c + 64);
+    assert_ne!(n.contact.params().0, embedded.contact.params().0);
+    assert_eq!(n.crashed, embedded.crashed);
+    assert_eq!(n.race, embedded.race);
+    // An unknown class is refused by name.
+    let out = run(&[
+        "train",
+        "supervised",
+        "--data-dir",
+        data.to_str().unwrap(),
+        "--out",
+        "x",
+        "--classes",
+        "contact,bearoff",
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("invalid value 'bearoff'"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_hard_keeps_the_examples_the_nets_misjudge() {
     let (dir, data) = labelled_data("hard");
     let d = data.to_str().unwrap();
