@@ -7,7 +7,9 @@
 # a half-done folder as it stands); a set not yet done keeps its old labels, and the run says so.
 # The sets that teach the contact net must be done (the crashed and race sets may not be: then
 # only the contact net is adam20's, to be used with adam18bx's others).
-# Usage: training/adam20.sh [OUT]   (default training/adam20); THREADS as adam9.sh
+# Usage: training/adam20.sh [OUT]   (default training/adam20); THREADS as adam9.sh; CLASSES
+# (e.g. crashed,race) trains only those nets (train supervised --classes): the crashed and race
+# nets once their sets are labelled again, to go with adam20's contact net.
 set -e
 cd "$(dirname "$0")/.."
 CONTACT_SETS="label2p-r3 label2p-r2 label2p label2p-candidates-a6 label2p-candidates-a10
@@ -36,5 +38,5 @@ LOSS=mse HARD=0.03 HARD_REPEAT=3 CANDIDATES=4 BLEND_DIR=$BLEND \
 MORE_DATA=training/label2p-crashed-a10 \
 MORE_CANDIDATES="training/label2p-candidates-a10 training/label2p-racecand-a10r training/label2p-crashcand-a11c training/label2p-contactcand-a11k training/label2p-crashcand-a12x training/label2p-contactcand-a12x training/label2p-early-a13x training/rollout-early-t10-a16ex" \
 ROLLOUT_DATA=training/rollout-miss-a16ex \
-EXTRA="--race-loss ce --hidden 256 --hidden-crashed 192" \
+EXTRA="--race-loss ce --hidden 256 --hidden-crashed 192${CLASSES:+ --classes $CLASSES}" \
     training/adam9.sh "${1:-training/adam20}" training/adam5 16 0.0007
