@@ -270,6 +270,9 @@ glib::wrapper! {
                     gtk::ConstraintTarget, gtk::Native, gtk::Root, gtk::ShortcutManager;
 }
 
+/// What a window action without a parameter does.
+pub(super) type WindowAction = fn(&CubefulWindow);
+
 impl CubefulWindow {
     /// A new window for `app`.
     pub fn new(app: &crate::application::CubefulApplication) -> CubefulWindow {
@@ -285,6 +288,20 @@ impl CubefulWindow {
         window.control(|c| c.set_preferences(Preferences::from(&settings)));
         window.tutor_setup(&settings);
         window
+    }
+
+    /// Adds window actions (`win.NAME`) without a parameter, each calling its function on the
+    /// window (enabled and disabled later through `lookup_action`).
+    fn add_plain_actions(&self, actions: &[(&str, WindowAction)]) {
+        for &(name, f) in actions {
+            let action = gio::SimpleAction::new(name, None);
+            action.connect_activate(glib::clone!(
+                #[weak(rename_to = window)]
+                self,
+                move |_, _| f(&window)
+            ));
+            self.add_action(&action);
+        }
     }
 
     fn app(&self) -> Option<crate::application::CubefulApplication> {

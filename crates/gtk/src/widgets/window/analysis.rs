@@ -27,7 +27,7 @@ use cubeful_engine::analysis::analyse::Analysed;
 use cubeful_engine::game::record::{ActionAnalysis, MatchRecord, Replay};
 use gtk::{gio, glib};
 
-use super::CubefulWindow;
+use super::{CubefulWindow, WindowAction};
 use crate::analysis_view::{self, action_view, analysis_request, Depth, Scope};
 use crate::equity_graph_data::GraphData;
 use crate::i18n::{gettext, gettext_f};
@@ -47,9 +47,6 @@ const PROGRESS: Duration = Duration::from_millis(200);
 
 /// The period of the main-loop latency probe.
 const PROBE: Duration = Duration::from_millis(10);
-
-/// A command of the Analyse menu.
-type WindowFn = fn(&CubefulWindow);
 
 /// A running analysis.
 #[derive(Debug)]
@@ -138,7 +135,7 @@ impl CubefulWindow {
         ));
         self.analysis_slot().set_child(Some(&pane));
         self.analysis_state().pane = Some(pane);
-        let actions: [(&str, WindowFn); 7] = [
+        let actions: [(&str, WindowAction); 7] = [
             ("analyse-match", |w| w.start_analysis_of(None)),
             ("analyse-game", |w| {
                 let game = w.target().map(|(g, _)| g);
@@ -161,15 +158,7 @@ impl CubefulWindow {
             ("statistics", |w| w.show_statistics()),
             ("equity-graph", |w| w.show_equity_graph()),
         ];
-        for (name, f) in actions {
-            let action = gio::SimpleAction::new(name, None);
-            action.connect_activate(glib::clone!(
-                #[weak(rename_to = window)]
-                self,
-                move |_, _| f(&window)
-            ));
-            self.add_action(&action);
-        }
+        self.add_plain_actions(&actions);
         let model = self.model();
         for property in ["selected-game", "selected-entry", "record-revision"] {
             model.connect_notify_local(

@@ -22,27 +22,11 @@ use crate::i18n::{gettext, gettext_f};
 impl CubefulWindow {
     /// Sets up the actions and Ctrl+C.
     pub(super) fn clipboard_setup(&self) {
-        let text = gio::SimpleAction::new("copy-position-text", None);
-        text.connect_activate(glib::clone!(
-            #[weak(rename_to = window)]
-            self,
-            move |_, _| window.copy_position_text()
-        ));
-        let image = gio::SimpleAction::new("copy-position-image", None);
-        image.connect_activate(glib::clone!(
-            #[weak(rename_to = window)]
-            self,
-            move |_, _| window.copy_position_image()
-        ));
-        let export = gio::SimpleAction::new("export-position", None);
-        export.connect_activate(glib::clone!(
-            #[weak(rename_to = window)]
-            self,
-            move |_, _| window.choose_position_export()
-        ));
-        for action in [&text, &image, &export] {
-            self.add_action(action);
-        }
+        self.add_plain_actions(&[
+            ("copy-position-text", |w| w.copy_position_text()),
+            ("copy-position-image", |w| w.copy_position_image()),
+            ("export-position", |w| w.choose_position_export()),
+        ]);
 
         // Ctrl+C once the widget with the focus has passed on it: an entry copies its
         // selection instead.

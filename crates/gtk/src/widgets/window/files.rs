@@ -66,24 +66,11 @@ impl CubefulWindow {
         let imp = self.imp();
         imp.files.borrow_mut().autosave = Autosave::default_dir().map(Autosave::new);
 
-        let open = gio::SimpleAction::new("open", None);
-        open.connect_activate(glib::clone!(
-            #[weak(rename_to = window)]
-            self,
-            move |_, _| window.files_choose_and_open()
-        ));
-        let save = gio::SimpleAction::new("save", None);
-        save.connect_activate(glib::clone!(
-            #[weak(rename_to = window)]
-            self,
-            move |_, _| window.files_save(None)
-        ));
-        let save_as = gio::SimpleAction::new("save-as", None);
-        save_as.connect_activate(glib::clone!(
-            #[weak(rename_to = window)]
-            self,
-            move |_, _| window.files_save_as(None)
-        ));
+        self.add_plain_actions(&[
+            ("open", |w| w.files_choose_and_open()),
+            ("save", |w| w.files_save(None)),
+            ("save-as", |w| w.files_save_as(None)),
+        ]);
         let export = gio::SimpleAction::new("export", Some(glib::VariantTy::STRING));
         export.connect_activate(glib::clone!(
             #[weak(rename_to = window)]
@@ -108,7 +95,7 @@ impl CubefulWindow {
                 }
             }
         ));
-        for action in [&open, &save, &save_as, &export, &recent] {
+        for action in [&export, &recent] {
             self.add_action(action);
         }
 
