@@ -875,6 +875,9 @@ fn widen(nets: &mut Nets, hidden: [Option<usize>; 3], seed: u64) -> Result<()> {
             continue;
         };
         let from = net.hidden();
+        if hidden == from {
+            continue;
+        }
         *net = net
             .widened(hidden, 0.1, || rng.gen::<f32>())
             .ok_or_else(|| {
