@@ -9,7 +9,9 @@
 # only the contact net is adam20's, to be used with adam18bx's others).
 # Usage: training/adam20.sh [OUT]   (default training/adam20); THREADS as adam9.sh; CLASSES
 # (e.g. crashed,race) trains only those nets (train supervised --classes): the crashed and race
-# nets once their sets are labelled again, to go with adam20's contact net.
+# nets once their sets are labelled again, to go with adam20's contact net. HIDDEN (default 256)
+# is the contact net's width; RELABEL (default training/relabel-a18bx) the relabelled sets'
+# folder (training/relabel.sh).
 set -e
 cd "$(dirname "$0")/.."
 CONTACT_SETS="label2p-r3 label2p-r2 label2p label2p-candidates-a6 label2p-candidates-a10
@@ -20,7 +22,7 @@ done_sets=0
 for source in training/label2p*; do
     set=$(basename "$source")
     case $set in *-a6) [ "$set" = label2p-candidates-a6 ] || [ "$set" = label2p-crashed-a6 ] || continue ;; esac
-    new=training/relabel-a18bx/$set
+    new=${RELABEL:-training/relabel-a18bx}/$set
     have=$(ls "$new" 2>/dev/null | grep -c '^chunk-.*\.bin$' || true)
     want=$(ls "$source" | grep -c '^chunk-.*\.bin$')
     if [ "$have" = "$want" ]; then
@@ -28,15 +30,15 @@ for source in training/label2p*; do
         done_sets=$((done_sets + 1))
     else
         case " $(echo $CONTACT_SETS) " in
-            *" $set "*) echo "adam20: $set: $have of $want chunks labelled again; run training/relabel-a18bx.sh first"; exit 1 ;;
+            *" $set "*) echo "adam20: $set: $have of $want chunks labelled again; run training/relabel.sh first"; exit 1 ;;
         esac
         echo "adam20: $set: $have of $want chunks labelled again: its old labels are used (crashed and race nets not adam20's)"
     fi
 done
-echo "adam20: $done_sets sets with adam18bx's labels"
+echo "adam20: $done_sets sets from ${RELABEL:-training/relabel-a18bx}"
 LOSS=mse HARD=0.03 HARD_REPEAT=3 CANDIDATES=4 BLEND_DIR=$BLEND \
 MORE_DATA=training/label2p-crashed-a10 \
 MORE_CANDIDATES="training/label2p-candidates-a10 training/label2p-racecand-a10r training/label2p-crashcand-a11c training/label2p-contactcand-a11k training/label2p-crashcand-a12x training/label2p-contactcand-a12x training/label2p-early-a13x training/rollout-early-t10-a16ex" \
 ROLLOUT_DATA=training/rollout-miss-a16ex \
-EXTRA="--race-loss ce --hidden 256 --hidden-crashed 192${CLASSES:+ --classes $CLASSES}" \
+EXTRA="--race-loss ce --hidden ${HIDDEN:-256} --hidden-crashed 192${CLASSES:+ --classes $CLASSES}" \
     training/adam9.sh "${1:-training/adam20}" training/adam5 16 0.0007
