@@ -225,6 +225,7 @@ fn shard_gradients(
     loss: Loss,
     grads: &mut [Gradient],
     workers: &mut [Worker],
+    pool: Option<&rayon::ThreadPool>,
 ) -> Vec<f64> {
     let shards: Vec<&[usize]> = batch.chunks(SHARD).collect();
     let grads = &mut grads[..shards.len()];
@@ -241,25 +242,28 @@ fn shard_gradients(
         sum
     };
     let threads = workers.len().min(shards.len()).max(1);
-    if threads == 1 {
+    let Some(pool) = pool.filter(|_| threads > 1) else {
         let worker = &mut workers[0];
         return shards
             .iter()
             .zip(grads.iter_mut())
             .map(|(shard, grad)| run(worker, shard, grad))
             .collect();
-    }
-    // Contiguous runs of shards per thread; each thread writes only its own gradients.
+    };
+    // Contiguous runs of shards per thread; each thread writes only its own gradients. The
+    // threads are the pool's, started once for the run: starting two threads for every batch
+    // of 64 cost as much as the second thread saved (one epoch took as long on two threads as
+    // on one).
     let per = shards.len().div_ceil(threads);
     let mut losses = vec![0.0f64; shards.len()];
-    std::thread::scope(|scope| {
+    pool.scope(|scope| {
         for ((shards, grads), (losses, worker)) in shards
             .chunks(per)
             .zip(grads.chunks_mut(per))
             .zip(losses.chunks_mut(per).zip(workers.iter_mut()))
         {
             let run = &run;
-            scope.spawn(move || {
+            scope.spawn(move |_| {
                 for ((shard, grad), l) in shards.iter().zip(grads.iter_mut()).zip(losses) {
                     *l = run(worker, shard, grad);
                 }
@@ -310,6 +314,15 @@ pub fn train(
             inputs: vec![0.0; CONTACT_INPUTS.max(RACE_INPUTS)],
         })
         .collect();
+    // Without a pool (it could not be started) the batches run on this thread alone.
+    let pool = (threads > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .ok()
+        })
+        .flatten();
 
     let figures = |nets: &Nets| -> Figures {
         let loss = mean_losses(nets, validation, config.losses());
@@ -374,7 +387,15 @@ pub fn train(
                 .schedule
                 .alpha(config.alpha, epoch, step, total_steps);
             let net = nets.net_mut(class);
-            let losses = shard_gradients(net, train, batch, losses[k], &mut grads[k], &mut workers);
+            let losses = shard_gradients(
+                net,
+                train,
+                batch,
+                losses[k],
+                &mut grads[k],
+                &mut workers,
+                pool.as_ref(),
+            );
             loss_sum += losses.iter().sum::<f64>();
             let (first, rest) = grads[k].split_at_mut(1);
             let total = &mut first[0];
