@@ -138,8 +138,9 @@ pub struct LabelArgs {
     /// Positions per chunk.
     #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
     chunk_positions: u32,
-    /// Lookahead of the targets.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+    /// Lookahead of the targets (0: the nets' own chances, to measure them against a rollout
+    /// set with `train compare`).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(0..=3))]
     plies: u8,
     /// Label with cubeless rollouts of this many games instead, keeping only the positions whose
     /// short probe rollout (`--probe`) is at least `--threshold` from the 0-ply equity

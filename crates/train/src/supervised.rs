@@ -734,6 +734,28 @@ mod tests {
     }
 
     #[test]
+    fn zero_ply_targets_are_the_nets_own_chances() {
+        let nets = Arc::new(Nets::embedded());
+        let positions = sample_positions(&nets, 40, 5, 0.2, 1);
+        let mut evaluator = Evaluator::new(nets.clone());
+        let examples = deep_targets(&nets, &positions, 0, false, 2);
+        assert_eq!(examples.len(), positions.len());
+        for e in &examples {
+            assert_eq!(
+                e.target,
+                evaluator.evaluate(&e.position),
+                "{:?}",
+                e.position
+            );
+        }
+        let two = deep_targets(&nets, &positions, 2, true, 2);
+        assert!(
+            examples.iter().zip(&two).any(|(a, b)| a.target != b.target),
+            "2-ply targets differ from 0-ply ones somewhere"
+        );
+    }
+
+    #[test]
     fn one_ply_is_consistent_and_training_fits_it() {
         let nets = Arc::new(Nets::embedded());
         let positions = sample_positions(&nets, 300, 4, 0.2, 2);
