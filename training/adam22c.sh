@@ -1,0 +1,23 @@
+#!/bin/bash
+# Round adam22 (docs/TRAINING.md): adam22c = adam20x with a crashed net fine-tuned on crashed
+# rollouts. adam20b's crashed net (in training/adam20y), 3 epochs of Adam (α 0.0003, cosine,
+# squared error) on the first 400 chunks of training/rollout-crashed-a20x (400,000 crashed
+# positions of adam20x's self-play, 72-game rollouts) and nothing else; then a pruning crashed
+# net distilled from it (train prune); adam20x's contact and race nets and their pruning nets.
+# Usage: training/adam22c.sh [OUT]   (default training/adam22c; THREADS, CLI)
+set -e
+cd "$(dirname "$0")/.."
+OUT=${1:-training/adam22c}
+CLI=${CLI:-training/bin/cubeful-cli}
+WORK=$(mktemp -d training/.adam22c.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+mkdir "$WORK/rollouts" "$WORK/nets"
+for i in $(seq 0 399); do ln "training/rollout-crashed-a20x/$(printf 'chunk-%05d.bin' "$i")" "$WORK/rollouts/"; done
+"$CLI" train supervised --optimizer adam --loss mse --nets training/adam20y \
+    --data-dir "$WORK/rollouts" --classes crashed --out "$WORK/nets" --epochs 3 --batch 64 \
+    --alpha 0.0003 --schedule cosine --select loss --seed 1 --threads "${THREADS:-1}"
+"$CLI" train prune --nets "$WORK/nets" --data-dir training/label2p --out "$WORK/nets" \
+    --threads "${THREADS:-1}"
+mkdir -p "$OUT"
+cp training/adam20x/contact.net training/adam20x/race.net training/adam20x/prune-contact.net \
+    training/adam20x/prune-race.net "$WORK/nets/crashed.net" "$WORK/nets/prune-crashed.net" "$OUT/"
