@@ -11,6 +11,7 @@ temporary folder that `cubeful-cli train compare --reference SET` reads and that
 before the script ends: they are a yardstick, never training data (gnubg is only a measuring
 stick)."""
 import glob
+import importlib.util
 import os
 import shutil
 import struct
@@ -20,32 +21,13 @@ import zlib
 
 import gnubg
 
+# gnubg runs the script without __file__: run it from the repository's root.
+HERE = os.path.join(os.getcwd(), "tools")
+spec = importlib.util.spec_from_file_location("plies", os.path.join(HERE, "plies-vs-rollouts.py"))
+nets_tool = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(nets_tool)
+
 MAGIC = b"CFDATA1\0"
-RECORD = 26 + 5 * 4
-
-
-def examples(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    assert data[:8] == MAGIC, path
-    (count,) = struct.unpack("<Q", data[8:16])
-    for k in range(count):
-        r = data[16 + k * RECORD : 16 + (k + 1) * RECORD]
-        yield struct.unpack("<26b", r[:26]), r[:26]
-
-
-def gnubg_board(board):
-    """gnubg's board (opponent's side first, each from its own side: index 0..23 its points from
-    its one point, 24 its bar) of a signed Cubeful board (1..24 the mover's points, positive the
-    mover's checkers; 25 the mover's bar, 0 the opponent's, negative)."""
-    me, opp = [0] * 25, [0] * 25
-    for i in range(1, 25):
-        if board[i] > 0:
-            me[i - 1] = board[i]
-        elif board[i] < 0:
-            opp[24 - i] = -board[i]
-    me[24], opp[24] = board[25], -board[0]
-    return (tuple(opp), tuple(me))
 
 
 def main():
@@ -58,9 +40,10 @@ def main():
     try:
         for path in sorted(glob.glob(os.path.join(data_set, "chunk-*.bin"))):
             records = []
-            for board, raw in examples(path):
-                p = gnubg.evaluate(gnubg_board(board), cube, context)
-                records.append(raw + struct.pack("<5f", *p[:5]))
+            for board, _ in nets_tool.records(path):
+                opp, me = nets_tool.sides(board)
+                p = gnubg.evaluate((tuple(opp), tuple(me)), cube, context)
+                records.append(struct.pack("<26b", *board) + struct.pack("<5f", *p[:5]))
             with open(os.path.join(out, os.path.basename(path)), "wb") as f:
                 body = MAGIC + struct.pack("<Q", len(records)) + b"".join(records)
                 f.write(body + struct.pack("<I", zlib.crc32(body)))

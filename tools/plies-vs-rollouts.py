@@ -29,9 +29,10 @@ def records(path):
         yield struct.unpack("<26b", r[:26]), struct.unpack("<5f", r[26:])
 
 
-def position_id(board):
-    """GNU Backgammon's Position ID of a signed board (index 1..24 the mover's points, positive
-    the mover's checkers; 25 the mover's bar, 0 the opponent's, negative)."""
+def sides(board):
+    """GNU Backgammon's board (opponent's side first, each from its own side: index 0..23 its
+    points from its one point, 24 its bar) of a signed board (index 1..24 the mover's points,
+    positive the mover's checkers; 25 the mover's bar, 0 the opponent's, negative)."""
     me, opp = [0] * 25, [0] * 25
     for i in range(1, 25):
         if board[i] > 0:
@@ -39,6 +40,12 @@ def position_id(board):
         elif board[i] < 0:
             opp[24 - i] = -board[i]
     me[24], opp[24] = board[25], -board[0]
+    return opp, me
+
+
+def position_id(board):
+    """GNU Backgammon's Position ID of a signed board (see `sides`)."""
+    opp, me = sides(board)
     bits = []
     for side in (opp, me):
         for n in side:
