@@ -448,8 +448,18 @@ impl App {
             .expect("xclip's input")
             .write_all(text.as_bytes())
             .expect("xclip reads the text");
-        // xclip forks a server for the selection once its input is read, and exits.
+        // xclip forks a server for the selection once its input is read and exits, and the
+        // server takes the selection only after that: wait until the display has the text (on
+        // a loaded machine a key pressed at once would paste the clipboard's old text).
         let _ = xclip.wait();
+        let start = Instant::now();
+        while self.clipboard() != text {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the clipboard did not take the text {text:?}"
+            );
+            sleep(Duration::from_millis(50));
+        }
     }
 
     /// The text on the display's clipboard (empty if none).

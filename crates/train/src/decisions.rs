@@ -1309,7 +1309,9 @@ mod tests {
             }
             assert!(error >= 0.0);
         }
-        assert!(covered >= 10, "{covered}");
+        // How many decisions qualify depends on the nets (8 of the 30 with round adam22's,
+        // 10 or more before): enough that the check above is not empty.
+        assert!(covered >= 5, "{covered}");
 
         let score = set.score(&nets, 0, 1);
         assert_eq!(
