@@ -6,8 +6,8 @@
 # examples only. EPOCHS (default 3) of Adam, α ALPHA (default 0.0003) with a cosine schedule,
 # squared error; then a pruning contact net distilled from it (train prune; PRUNE=0 skips it
 # and keeps adam22c's), with adam22c's crashed and race nets.
-# Usage: training/adam23.sh [OUT]   (default training/adam23; CHUNKS, default 100; EPOCHS;
-# ALPHA; THREADS; CLI)
+# Usage: training/adam23.sh [OUT]   (default training/adam23; CHUNKS, default 100;
+# CAND_CHUNKS, the chunks of the candidates' set, default CHUNKS; EPOCHS; ALPHA; THREADS; CLI)
 set -e
 cd "$(dirname "$0")/.."
 OUT=${1:-training/adam23}
@@ -17,7 +17,9 @@ WORK=$(mktemp -d training/.adam23.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/rollouts" "$WORK/nets"
 for set in rollout-contact-a22c rollout-contactcand-a22c; do
-    for i in $(seq 0 $((CHUNKS - 1))); do
+    n=$CHUNKS
+    [ "$set" = rollout-contactcand-a22c ] && n=${CAND_CHUNKS:-$CHUNKS}
+    for i in $(seq 0 $((n - 1))); do
         f=training/$set/$(printf 'chunk-%05d.bin' "$i")
         [ -f "$f" ] || { echo "adam23: $f is not labelled yet"; exit 1; }
         ln "$f" "$WORK/rollouts/$set-$(basename "$f")"
