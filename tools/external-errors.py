@@ -7,7 +7,7 @@ moves.
 
     tools/external-errors.py DIR [--cli target/release/cubeful-cli] [--top 25]
 
-Kinds: race (no contact) or contact; the mover's checkers in the opponent's home board or on
+Kinds: gnubg's position classes (contact, crashed, race, bearoff); the mover's checkers in the opponent's home board or on
 the bar ("back"), the opponent's back checkers, and the pip difference (mover minus opponent,
 buckets of 20), and how far into the game the move is (the mover's n-th checker play). Then the
 cube decisions gnubg analysed, by the action taken: how many, how many it judges wrong, and the
@@ -132,12 +132,28 @@ def board(position_id):
     return sides[1], sides[0]
 
 
+def crashed(side):
+    """gnubg's crashed test for one side (crates/engine/src/eval/class.rs): at most six active
+    checkers, a made ace point and all but one checker of the two-point counting as dead."""
+    total, ace, two = sum(side), side[0], side[1]
+    return (total <= 6
+            or (ace >= 2 and (total - ace <= 6 or (two >= 2 and total - ace - (two - 1) <= 6)))
+            or (ace <= 1 and two >= 1 and total - (two - 1) <= 6))
+
+
+def position_class(me, opp):
+    """gnubg's class of the position: contact, crashed, race or bearoff (both sides home)."""
+    back = lambda s: max([i for i in range(25) if s[i]] + [-1])
+    if back(me) + back(opp) > 22:
+        return "crashed" if crashed(me) or crashed(opp) else "contact"
+    return "bearoff" if max(back(me), back(opp)) < 6 else "race"
+
+
 def kind(position_id):
     me, opp = board(position_id)
-    back = lambda s: max([i for i in range(25) if s[i]] + [-1])
     pips = lambda s: sum((i + 1) * n for i, n in enumerate(s))
     return {
-        "class": "race" if back(me) + back(opp) < 23 else "contact",
+        "class": position_class(me, opp),
         "back": min(sum(me[18:25]), 4),
         "opp_back": min(sum(opp[18:25]), 4),
         "pips": max(-3, min(3, (pips(me) - pips(opp)) // 20)),
@@ -200,8 +216,8 @@ def main():
             print(f"| {k} | {cells[0]} | {cells[1]} |")
 
     table("By class", lambda r: r["class"])
-    table("Contact, by the mover's back checkers", lambda r: (r["class"], r["back"]))
-    table("Contact, by the opponent's back checkers", lambda r: (r["class"], r["opp_back"]))
+    table("By class and the mover's back checkers", lambda r: (r["class"], r["back"]))
+    table("By class and the opponent's back checkers", lambda r: (r["class"], r["opp_back"]))
     table("By the mover's n-th checker play of the game", lambda r: (r["class"], r["turn"]))
     table("By pip difference (mover minus opponent, /20)", lambda r: (r["class"], r["pips"]))
     print("\nCube decisions gnubg analysed, by the action taken (decisions, those in error, "

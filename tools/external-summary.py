@@ -6,18 +6,13 @@ cube error per unforced move and close cube decision), and the luck-adjusted fig
 games of 16 points or more; from the games' statistics in the chunks' SGF files (gnubg's `GS`
 records), both sides' cube errors by kind: doubles missed (below the cash point, or too good to
 double), wrong doubles (below the double point, or too good), wrong takes and wrong passes, each
-with its count and total error in EMG (as the "EMG (Points)" lines of gnubg's statistics report);
-and both sides' checker errors by position class (contact, crashed, race, bearoff: gnubg's
-classes), from the analysed plays in the SGF files, with the positions read by `cubeful-cli
-match show` (CLI, default target/release/cubeful-cli; skipped when it is missing). Writes
-DIR/summary.json."""
-import base64
+with its count and total error in EMG (as the "EMG (Points)" lines of gnubg's statistics report).
+Writes DIR/summary.json. Where the checker errors are: tools/external-errors.py."""
 import glob
 import re
 import json
 import math
 import os
-import subprocess
 import sys
 
 d = sys.argv[1]
@@ -104,74 +99,6 @@ for side in ("gnubg", "cubeful"):
     s["overall_memg_report"] = round(1000 * (checker_emg + cube_emg)
                                      / max(s["unforced"] + s["close_cube"], 1), 2)
 
-
-def position_class(position_id):
-    """gnubg's class of a position (crates/engine/src/eval/class.rs) from its Position ID."""
-    data = base64.b64decode(position_id + "==")
-    bits = [(byte >> i) & 1 for byte in data for i in range(8)]
-    sides, side, point = [[0] * 25, [0] * 25], 0, 0
-    for bit in bits:
-        if side == 2:
-            break
-        if bit:
-            sides[side][point] += 1
-        else:
-            point += 1
-            if point == 25:
-                side, point = side + 1, 0
-    opponent, player = sides  # each indexed from its own ace point (0) to its bar (24)
-    back = [max((i for i in range(25) if s[i]), default=-1) for s in (player, opponent)]
-    if min(back) < 0:
-        return "over"
-
-    def crashed(s):
-        total, ace, two = sum(s), s[0], s[1]
-        return (total <= 6 or (ace >= 2 and (total - ace <= 6 or (two >= 2 and total - ace - (two - 1) <= 6)))
-                or (ace <= 1 and two >= 1 and total - (two - 1) <= 6))
-
-    if back[0] + back[1] > 22:
-        return "crashed" if crashed(player) or crashed(opponent) else "contact"
-    return "bearoff" if max(back) < 6 else "race"
-
-
-cli = os.environ.get("CLI", "target/release/cubeful-cli")
-if os.path.exists(cli):
-    by_class = {side: {} for side in ("gnubg", "cubeful")}
-    for path in sorted(glob.glob(os.path.join(d, "chunk-*.sgf"))):
-        show = subprocess.run([cli, "match", "show", path], capture_output=True, text=True).stdout
-        actions = [line.split() for line in show.splitlines() if re.match(r"\s+\d+\.\s", line)]
-        with open(path) as f:
-            games = f.read().split("(;")[1:]
-        nodes = []
-        for game in games:
-            names = {c: re.search(r"\bP" + c + r"\[([^\]]*)\]", game) for c in "WB"}
-            for colour, props in re.findall(r";([BW])\[[^\]]*\]((?:[A-Z]+(?:\[[^\]]*\])+)*)", game):
-                nodes.append((names[colour].group(1) if names[colour] else "", props))
-        if len(nodes) != len(actions):
-            print(f"{path}: {len(nodes)} SGF actions, {len(actions)} shown; left out", file=sys.stderr)
-            continue
-        for (name, props), action in zip(nodes, actions):
-            analysis = re.search(r"(?<![A-Z])A((?:\[[^\]]*\])+)", props)
-            if not analysis:
-                continue
-            values = re.findall(r"\[([^\]]*)\]", analysis.group(1))
-            scores = [v.split() for v in values[1:]]
-            if len(scores) < 2 or any(len(v) < 10 or v[1] != "E" for v in scores):
-                continue
-            chosen = int(values[0])
-            if chosen >= len(scores):
-                continue
-            error = float(scores[0][9]) - float(scores[chosen][9])
-            side = "cubeful" if name == "cubeful" else "gnubg"
-            row = by_class[side].setdefault(position_class(action[-1].split(":")[0]),
-                                            {"moves": 0, "emg": 0.0})
-            row["moves"] += 1
-            row["emg"] += error
-    for side, classes in by_class.items():
-        for row in classes.values():
-            row["memg"] = round(1000 * row["emg"] / row["moves"], 2)
-            row["emg"] = round(row["emg"], 3)
-        summary[side]["checker_by_class"] = dict(sorted(classes.items()))
 tmp = os.path.join(d, "summary.json.tmp")
 with open(tmp, "w") as f:
     json.dump(summary, f, indent=1)

@@ -22,7 +22,7 @@ for i in $(seq 0 $((CHUNKS - 1))); do
     [ -f "$f" ] || { echo "adam24: $f is not labelled yet"; exit 1; }
     ln "$f" "$WORK/rollouts/"
 done
-# The made-up stacked races of round adam9's rollout set (rollout-races-r1), unless STACKED=0:
+# The made-up stacked races of stage 4's rollout set (rollout-races-r1), unless STACKED=0:
 # without them the fine-tune drifts on those (equity RMSE 0.048 to 0.053, 50 chunks).
 if [ "${STACKED:-1}" = 1 ]; then
     for f in training/rollout-races-r1/*.bin; do ln "$f" "$WORK/rollouts/races-r1-$(basename "$f")"; done
