@@ -13,11 +13,8 @@ WORK=$(mktemp -d training/.adam22c.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/rollouts" "$WORK/nets"
 for i in $(seq 0 399); do ln "training/rollout-crashed-a20x/$(printf 'chunk-%05d.bin' "$i")" "$WORK/rollouts/"; done
-"$CLI" train supervised --optimizer adam --loss mse --nets training/adam20y \
-    --data-dir "$WORK/rollouts" --classes crashed --out "$WORK/nets" --epochs 3 --batch 64 \
-    --alpha 0.0003 --schedule cosine --select loss --seed 1 --threads "${THREADS:-1}"
-"$CLI" train prune --nets "$WORK/nets" --data-dir training/label2p --out "$WORK/nets" \
-    --threads "${THREADS:-1}"
+EPOCHS=3 ALPHA=0.0003 PRUNE=1 CLI=$CLI training/fine-tune.sh crashed training/adam20y \
+    "$WORK/rollouts" "$WORK/nets"
 mkdir -p "$OUT"
 cp training/adam20x/contact.net training/adam20x/race.net training/adam20x/prune-contact.net \
     training/adam20x/prune-race.net "$WORK/nets/crashed.net" "$WORK/nets/prune-crashed.net" "$OUT/"

@@ -25,16 +25,8 @@ for set in rollout-contact-a22c rollout-contactcand-a22c; do
         ln "$f" "$WORK/rollouts/$set-$(basename "$f")"
     done
 done
-"$CLI" train supervised --optimizer adam --loss mse --nets training/adam22c \
-    --data-dir "$WORK/rollouts" --classes contact --out "$WORK/nets" --epochs "${EPOCHS:-3}" \
-    --batch 64 --alpha "${ALPHA:-0.0003}" --schedule cosine --select loss --seed 1 \
-    --threads "${THREADS:-1}"
-if [ "${PRUNE:-1}" = 1 ]; then
-    "$CLI" train prune --nets "$WORK/nets" --data-dir training/label2p --out "$WORK/nets" \
-        --threads "${THREADS:-1}"
-else
-    cp training/adam22c/prune-contact.net "$WORK/nets/"
-fi
+CLI=$CLI training/fine-tune.sh contact training/adam22c "$WORK/rollouts" "$WORK/nets"
+[ "${PRUNE:-1}" = 1 ] || cp training/adam22c/prune-contact.net "$WORK/nets/"
 mkdir -p "$OUT"
 cp training/adam22c/crashed.net training/adam22c/race.net training/adam22c/prune-crashed.net \
     training/adam22c/prune-race.net "$WORK/nets/contact.net" "$WORK/nets/prune-contact.net" "$OUT/"

@@ -27,16 +27,8 @@ done
 if [ "${STACKED:-1}" = 1 ]; then
     for f in training/rollout-races-r1/*.bin; do ln "$f" "$WORK/rollouts/races-r1-$(basename "$f")"; done
 fi
-"$CLI" train supervised --optimizer adam --loss mse --nets "$BASE" \
-    --data-dir "$WORK/rollouts" --classes race --out "$WORK/nets" --epochs "${EPOCHS:-3}" \
-    --batch 64 --alpha "${ALPHA:-0.0003}" --schedule cosine --select loss --seed 1 \
-    --threads "${THREADS:-1}"
-if [ "${PRUNE:-1}" = 1 ]; then
-    "$CLI" train prune --nets "$WORK/nets" --data-dir training/label2p --out "$WORK/nets" \
-        --threads "${THREADS:-1}"
-else
-    cp "$BASE/prune-race.net" "$WORK/nets/"
-fi
+CLI=$CLI training/fine-tune.sh race "$BASE" "$WORK/rollouts" "$WORK/nets"
+[ "${PRUNE:-1}" = 1 ] || cp "$BASE/prune-race.net" "$WORK/nets/"
 mkdir -p "$OUT"
 for n in contact crashed prune-contact prune-crashed; do cp "$BASE/$n.net" "$OUT/"; done
 cp "$WORK/nets/race.net" "$WORK/nets/prune-race.net" "$OUT/"
