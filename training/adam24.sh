@@ -6,7 +6,9 @@
 # training/rollout-races-r1 (STACKED=0 leaves them out), race examples only. EPOCHS
 # (default 3) of Adam, α ALPHA (default 0.0003) with a cosine schedule, squared error; then a
 # pruning race net distilled from it (train prune; PRUNE=0 keeps BASE's), with BASE's other nets.
-# Usage: training/adam24.sh [OUT]   (default training/adam24; BASE; CHUNKS; EPOCHS; ALPHA;
+# EXTRA adds the first N chunks of more folders of race rollouts ("DIR:N DIR:N"; round adam25:
+# the gammonish races of training/rollout-gammonish-a24a and their candidates).
+# Usage: training/adam24.sh [OUT]   (default training/adam24; BASE; CHUNKS; EXTRA; EPOCHS; ALPHA;
 # THREADS; CLI)
 set -e
 cd "$(dirname "$0")/.."
@@ -21,6 +23,14 @@ for i in $(seq 0 $((CHUNKS - 1))); do
     f=training/rollout-race-a22c/$(printf 'chunk-%05d.bin' "$i")
     [ -f "$f" ] || { echo "adam24: $f is not labelled yet"; exit 1; }
     ln "$f" "$WORK/rollouts/"
+done
+for extra in ${EXTRA:-}; do
+    dir=${extra%:*} n=${extra##*:}
+    for i in $(seq 0 $((n - 1))); do
+        f=$dir/$(printf 'chunk-%05d.bin' "$i")
+        [ -f "$f" ] || { echo "adam24: $f is not labelled yet"; exit 1; }
+        ln "$f" "$WORK/rollouts/$(basename "$dir")-$(basename "$f")"
+    done
 done
 # The made-up stacked races of stage 4's rollout set (rollout-races-r1), unless STACKED=0:
 # without them the fine-tune drifts on those (equity RMSE 0.048 to 0.053, 50 chunks).

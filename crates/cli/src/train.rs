@@ -176,6 +176,11 @@ pub struct LabelArgs {
     /// make up the chunk); with candidates: the positions whose plays are taken.
     #[arg(long, value_enum)]
     class: Option<ClassArg>,
+    /// With `--class`: keep only the positions whose gammon is in doubt (the nets' 0-ply
+    /// chance of a gammon, for either side, from 2% to 98%): the races where a gammon is saved
+    /// or won, which plain self-play holds few of.
+    #[arg(long, requires = "class")]
+    gammonish: bool,
     /// With self-play or candidates: take the positions of the first N plays of each side of
     /// the games only (distinct ones; the starting position left out), where the early game's
     /// choices are (1 to 100).
@@ -184,7 +189,7 @@ pub struct LabelArgs {
     /// Label again the positions of the data files of this folder instead of making new ones:
     /// each file (in name order, at most `--chunks` of them) becomes the file of the same name
     /// in `--dir`.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "first_plays"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "gammonish", "first_plays"])]
     from: Option<PathBuf>,
     /// With `--from`: mix each new target with the position's old one, this share of the old
     /// (0 to 1; 0.5 with `--plies 1` on 2-ply labels cancels the nets' lean against the player
@@ -700,6 +705,7 @@ fn run_label(args: &LabelArgs) -> Result<()> {
         );
     }
     let bases = match (args.class, args.first_plays) {
+        (Some(class), _) if args.gammonish => supervised::Bases::Gammonish(class.into()),
         (Some(class), _) => supervised::Bases::Class(class.into()),
         (None, Some(plies)) => supervised::Bases::FirstPlays(plies as usize),
         (None, None) => supervised::Bases::All,

@@ -954,6 +954,12 @@ fn train_label_from_labels_the_same_positions_again() {
         let args = [&["train", "label", "--dir", d], &wrong[..]].concat();
         assert_refused(&args, "--first-plays");
     }
+    // Only positions of a class are picked for their gammon in doubt.
+    assert_refused(&["train", "label", "--dir", d, "--gammonish"], "--class");
+    assert_refused(
+        &["train", "label", "--dir", d, "--from", f, "--gammonish"],
+        "--gammonish",
+    );
     // Truncation is for rollouts, after at least one ply.
     for (wrong, named) in [
         (&["--truncate", "10"][..], "--rollout"),

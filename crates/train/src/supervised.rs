@@ -137,6 +137,47 @@ pub fn sample_positions_of_class(
     })
 }
 
+/// The least 0-ply chance of a gammon, for either side, that [`sample_gammonish_positions`]
+/// calls in doubt (and the most: one minus it).
+pub const GAMMON_IN_DOUBT: f32 = 0.02;
+
+/// `count` positions of one net class from self-play games of `nets` (as
+/// [`sample_positions_of_class`] keeps them) whose gammon is in doubt: the 0-ply chance of
+/// either side winning a gammon is between [`GAMMON_IN_DOUBT`] and one minus it. Saving or
+/// winning a gammon decides most of the race plays that cost points (docs/TRAINING.md, round
+/// adam25), and plain self-play holds few of those races. Deterministic for a seed.
+pub fn sample_gammonish_positions(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    class: NetClass,
+    threads: usize,
+) -> Vec<Position> {
+    let in_doubt = |g: f32| (GAMMON_IN_DOUBT..=1.0 - GAMMON_IN_DOUBT).contains(&g);
+    in_batches(count, 2_000, |batch, _| {
+        let batch_seed = seed ^ (batch + 1).wrapping_mul(0x8BB8_4B93_962E_ACC9);
+        let of_class: Vec<Position> = sample_positions(nets, 20_000, batch_seed, explore, threads)
+            .into_iter()
+            .filter(|p| net_class(classify(p)) == Some(class))
+            .collect();
+        let keep = parallel_map(
+            of_class.len(),
+            threads,
+            || Evaluator::new(nets.clone()),
+            |evaluator, i| {
+                let p = evaluator.evaluate(&of_class[i]);
+                in_doubt(p.win_gammon) || in_doubt(p.lose_gammon)
+            },
+        );
+        of_class
+            .into_iter()
+            .zip(keep)
+            .filter_map(|(p, keep)| keep.then_some(p))
+            .collect()
+    })
+}
+
 /// The positions `batch(b, missing)` makes for batches b = 0, 1, … (at most `max_batches`),
 /// until there are `count` of them (fewer if the batches run out), the last batch trimmed.
 fn in_batches(
@@ -164,6 +205,9 @@ pub enum Bases {
     Class(NetClass),
     /// The positions of the first plays of each side, as [`sample_early_positions`] plays them.
     FirstPlays(usize),
+    /// The positions of one net class whose gammon is in doubt, as
+    /// [`sample_gammonish_positions`] keeps them.
+    Gammonish(NetClass),
 }
 
 /// `count` self-play positions of `bases`: by [`sample_positions`],
@@ -183,6 +227,9 @@ pub fn sample_bases(
         }
         Bases::FirstPlays(plies) => {
             sample_early_positions(nets, count, seed, explore, plies, threads)
+        }
+        Bases::Gammonish(class) => {
+            sample_gammonish_positions(nets, count, seed, explore, class, threads)
         }
     }
 }
@@ -611,6 +658,38 @@ mod tests {
                 "deterministic whatever the threads"
             );
         }
+    }
+
+    #[test]
+    fn gammonish_positions_are_races_with_the_gammon_in_doubt() {
+        let nets = Arc::new(Nets::embedded());
+        let positions = sample_gammonish_positions(&nets, 60, 4, 0.1, NetClass::Race, 2);
+        assert_eq!(positions.len(), 60);
+        let mut evaluator = Evaluator::new(nets.clone());
+        let in_doubt = |g: f32| (GAMMON_IN_DOUBT..=1.0 - GAMMON_IN_DOUBT).contains(&g);
+        for p in &positions {
+            assert_eq!(net_class(classify(p)), Some(NetClass::Race));
+            let chances = evaluator.evaluate(p);
+            assert!(
+                in_doubt(chances.win_gammon) || in_doubt(chances.lose_gammon),
+                "{chances:?}"
+            );
+        }
+        // Plain race self-play holds many races whose gammon is settled (mostly: no gammon).
+        let races = sample_positions_of_class(&nets, 200, 4, 0.1, NetClass::Race, 2);
+        let settled = races
+            .iter()
+            .filter(|p| {
+                let chances = evaluator.evaluate(p);
+                !in_doubt(chances.win_gammon) && !in_doubt(chances.lose_gammon)
+            })
+            .count();
+        assert!(settled > 100, "{settled} of 200 races settled");
+        assert_eq!(
+            positions,
+            sample_gammonish_positions(&nets, 60, 4, 0.1, NetClass::Race, 1),
+            "deterministic whatever the threads"
+        );
     }
 
     #[test]

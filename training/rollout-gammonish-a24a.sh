@@ -1,0 +1,23 @@
+#!/bin/sh
+# Round adam25 (docs/TRAINING.md): race positions whose gammon is in doubt (the nets' 0-ply
+# gammon chance, for either side, from 2% to 98%; `train label --gammonish`), from adam24a's
+# self-play (10% exploring plays), each labelled by a cubeless 72-game variance-reduced rollout
+# with adam24a (0-ply play, bearoff databases at the end). SOURCE=candidates takes instead the
+# positions after the five best plays of a random roll in such races (the rejected plays
+# included) into training/rollout-gammonishcand-a24a. Why: the race plays that cost us points
+# against GNU Backgammon are mostly gammon saves and gammon wins (round adam24's race set).
+# Resumable (chunks written are skipped).
+# Usage: training/rollout-gammonish-a24a.sh   (THREADS, default 1; CHUNKS, default 100; SOURCE; CLI)
+set -e
+cd "$(dirname "$0")/.."
+CLI=${CLI:-training/bin/cubeful-cli}
+SOURCE=${SOURCE:-self-play}
+case $SOURCE in
+    self-play) DIR=training/rollout-gammonish-a24a SEED=26 ;;
+    candidates) DIR=training/rollout-gammonishcand-a24a SEED=27 ;;
+    *) echo "SOURCE is self-play or candidates"; exit 2 ;;
+esac
+mkdir -p "$DIR"
+exec "$CLI" train label --nets training/adam24a --source "$SOURCE" --class race --gammonish \
+    --rollout 72 --probe 1 --threshold 0 --chunks "${CHUNKS:-100}" --chunk-positions 2000 \
+    --seed "$SEED" --threads "${THREADS:-1}" --dir "$DIR"
