@@ -7,7 +7,7 @@ moves.
 
     tools/external-errors.py DIR [--cli target/release/cubeful-cli] [--top 25]
 
-Kinds: gnubg's position classes (contact, crashed, race, bearoff); the mover's checkers in the opponent's home board or on
+Kinds: the engine's position classes, GNU Backgammon's (contact, crashed, race, bearoff); the mover's checkers in the opponent's home board or on
 the bar ("back"), the opponent's back checkers, and the pip difference (mover minus opponent,
 buckets of 20), and how far into the game the move is (the mover's n-th checker play). Then the
 cube decisions gnubg analysed, by the action taken: how many, how many it judges wrong, and the
@@ -132,28 +132,12 @@ def board(position_id):
     return sides[1], sides[0]
 
 
-def crashed(side):
-    """gnubg's crashed test for one side (crates/engine/src/eval/class.rs): at most six active
-    checkers, a made ace point and all but one checker of the two-point counting as dead."""
-    total, ace, two = sum(side), side[0], side[1]
-    return (total <= 6
-            or (ace >= 2 and (total - ace <= 6 or (two >= 2 and total - ace - (two - 1) <= 6)))
-            or (ace <= 1 and two >= 1 and total - (two - 1) <= 6))
-
-
-def position_class(me, opp):
-    """gnubg's class of the position: contact, crashed, race or bearoff (both sides home)."""
-    back = lambda s: max([i for i in range(25) if s[i]] + [-1])
-    if back(me) + back(opp) > 22:
-        return "crashed" if crashed(me) or crashed(opp) else "contact"
-    return "bearoff" if max(back(me), back(opp)) < 6 else "race"
-
-
-def kind(position_id):
-    me, opp = board(position_id)
+def kind(action):
+    """The kinds of a move's position; its class is the engine's (`match show --json`)."""
+    me, opp = board(action["position_id"])
     pips = lambda s: sum((i + 1) * n for i, n in enumerate(s))
     return {
-        "class": position_class(me, opp),
+        "class": action["class"],
         "back": min(sum(me[18:25]), 4),
         "opp_back": min(sum(opp[18:25]), 4),
         "pips": max(-3, min(3, (pips(me) - pips(opp)) // 20)),
@@ -193,7 +177,7 @@ def main():
             for error, a in zip(errors, moves):
                 turns[a["name"]] += 1
                 if error is not None:
-                    rows.append(dict(kind(a["position_id"]), who=a["name"], error=error,
+                    rows.append(dict(kind(a), who=a["name"], error=error,
                                      turn=phase(turns[a["name"]]),
                                      id=f"{a['position_id']}:{a['match_id']}", dice=a["dice"],
                                      move=a["move"]))

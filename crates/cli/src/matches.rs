@@ -9,6 +9,7 @@ use cubeful_engine::analysis::stats::figures::{player_figures, PlayerFigures, Ra
 use cubeful_engine::analysis::stats::html as stats_html;
 use cubeful_engine::analysis::stats::report::{report, ReportStyle};
 use cubeful_engine::analysis::stats::{match_statistics, MatchStatistics, StatsSettings};
+use cubeful_engine::eval::class::classify;
 use cubeful_engine::files::{read_regular, write_atomically};
 use cubeful_engine::formats::match_file::{self, LoadedMatch, MatchFormat};
 use cubeful_engine::game::record::{MatchRecord, RecordAction, Replay};
@@ -172,6 +173,9 @@ struct ShownAction {
     /// Before the action (for a move: with the dice rolled, oriented to the mover).
     position_id: String,
     match_id: String,
+    /// The position's class, as the engine judges it (`over`, `bearoff`, `race`, `crashed`,
+    /// `contact`: GNU Backgammon's classes).
+    class: &'static str,
 }
 
 #[derive(Serialize)]
@@ -241,6 +245,7 @@ fn describe(path: &Path, loaded: &LoadedMatch) -> Result<ShownMatch> {
                 resignation,
                 position_id: position_id::encode(&at.position),
                 match_id: match_id::encode(&at.state),
+                class: classify(&at.position).name(),
             });
         }
         games.push(ShownGame {

@@ -67,6 +67,25 @@ fn match_show_prints_ids_and_moves_of_an_analysed_sgf() {
     assert!(text.contains("51: 24/23 13/8"), "{text}");
     let games = shown_games(&file);
     assert_eq!(games.as_array().unwrap().len(), 7);
+    // Every action carries its position's class; a game starts in contact and, played out,
+    // reaches a race or a bearoff; `eval` agrees with the class shown.
+    let first = &games[0]["actions"];
+    let classes: Vec<&str> = first
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["class"].as_str().unwrap())
+        .collect();
+    assert_eq!(classes[0], "contact");
+    assert!(classes
+        .iter()
+        .all(|c| ["over", "bearoff", "race", "crashed", "contact"].contains(c)));
+    for action in first.as_array().unwrap().iter().step_by(7) {
+        let id = action["position_id"].as_str().unwrap();
+        let eval: serde_json::Value =
+            serde_json::from_str(&stdout(&["eval", id, "--json", "--no-bearoff"])).unwrap();
+        assert_eq!(eval["class"], action["class"], "{id}");
+    }
 }
 
 #[test]
