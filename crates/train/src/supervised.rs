@@ -130,11 +130,23 @@ pub fn sample_positions_of_class(
 ) -> Vec<Position> {
     in_batches(count, 2_000, |batch, _| {
         let batch_seed = seed ^ (batch + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
-        sample_positions(nets, 20_000, batch_seed, explore, threads)
-            .into_iter()
-            .filter(|p| net_class(classify(p)) == Some(class))
-            .collect()
+        class_batch(nets, batch_seed, explore, class, threads)
     })
+}
+
+/// The positions of `class` among 20,000 self-play positions of `nets` (as
+/// [`sample_positions`] plays them).
+fn class_batch(
+    nets: &Arc<Nets>,
+    seed: u64,
+    explore: f64,
+    class: NetClass,
+    threads: usize,
+) -> Vec<Position> {
+    sample_positions(nets, 20_000, seed, explore, threads)
+        .into_iter()
+        .filter(|p| net_class(classify(p)) == Some(class))
+        .collect()
 }
 
 /// The least 0-ply chance of a gammon, for either side, that [`sample_gammonish_positions`]
@@ -143,9 +155,10 @@ pub const GAMMON_IN_DOUBT: f32 = 0.02;
 
 /// `count` positions of one net class from self-play games of `nets` (as
 /// [`sample_positions_of_class`] keeps them) whose gammon is in doubt: the 0-ply chance of
-/// either side winning a gammon is between [`GAMMON_IN_DOUBT`] and one minus it. Saving or
-/// winning a gammon decides most of the race plays that cost points (docs/TRAINING.md, round
-/// adam25), and plain self-play holds few of those races. Deterministic for a seed.
+/// either side winning a gammon is between [`GAMMON_IN_DOUBT`] and one minus it. A race
+/// play that saves or wins a gammon costs the race net more than others (docs/TRAINING.md,
+/// round adam25), and three races in four of plain self-play have the gammon settled.
+/// Deterministic for a seed.
 pub fn sample_gammonish_positions(
     nets: &Arc<Nets>,
     count: usize,
@@ -157,10 +170,7 @@ pub fn sample_gammonish_positions(
     let in_doubt = |g: f32| (GAMMON_IN_DOUBT..=1.0 - GAMMON_IN_DOUBT).contains(&g);
     in_batches(count, 2_000, |batch, _| {
         let batch_seed = seed ^ (batch + 1).wrapping_mul(0x8BB8_4B93_962E_ACC9);
-        let of_class: Vec<Position> = sample_positions(nets, 20_000, batch_seed, explore, threads)
-            .into_iter()
-            .filter(|p| net_class(classify(p)) == Some(class))
-            .collect();
+        let of_class = class_batch(nets, batch_seed, explore, class, threads);
         let keep = parallel_map(
             of_class.len(),
             threads,
