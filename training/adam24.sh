@@ -7,7 +7,8 @@
 # (default 3) of Adam, α ALPHA (default 0.0003) with a cosine schedule, squared error; then a
 # pruning race net distilled from it (train prune; PRUNE=0 keeps BASE's), with BASE's other nets.
 # EXTRA adds the first N chunks of more folders of race rollouts ("DIR:N DIR:N"; round adam25:
-# the gammonish races of training/rollout-gammonish-a24a and their candidates).
+# the gammonish races of training/rollout-gammonish-a24a and the race candidates of
+# training/rollout-racecand-a24a).
 # Usage: training/adam24.sh [OUT]   (default training/adam24; BASE; CHUNKS; EXTRA; EPOCHS; ALPHA;
 # THREADS; CLI)
 set -e
