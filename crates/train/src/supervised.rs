@@ -157,7 +157,7 @@ pub const GAMMON_IN_DOUBT: f32 = 0.02;
 /// [`sample_positions_of_class`] keeps them) whose gammon is in doubt: the 0-ply chance of
 /// either side winning a gammon is between [`GAMMON_IN_DOUBT`] and one minus it. A race
 /// play that saves or wins a gammon costs the race net more than others (docs/TRAINING.md,
-/// round adam25), and three races in four of plain self-play have the gammon settled.
+/// round adam25), and in more than four races in five of plain self-play the gammon is settled.
 /// Deterministic for a seed.
 pub fn sample_gammonish_positions(
     nets: &Arc<Nets>,
