@@ -3,9 +3,9 @@
 # training/rollout-race-a22c's chunks 198 and 199 (held out of every race fine-tune, which
 # takes at most the first 190), labelled again by cubeless 1296-game variance-reduced rollouts
 # with adam24a (bearoff databases at the end) into training/rollout-race-precise. A 72-game
-# label is 0.014–0.018 in equity from these outside pure bearoffs. About 2 minutes a chunk on
-# one thread. Compare nets with `train label --from training/rollout-race-precise --plies 0` and
-# `train compare`.
+# label is 0.0169 in equity from these outside pure bearoffs. About 2 minutes a chunk on one
+# thread. Compare nets with `tools/nets-vs-rollouts.sh NETS training/rollout-race-precise` (the
+# `race` column: races that are not pure bearoffs).
 # Usage: training/rollout-race-precise.sh   (THREADS, default 1; CLI)
 set -e
 cd "$(dirname "$0")/.."

@@ -38,7 +38,8 @@ pub enum What {
     Hard(HardArgs),
     /// How far the targets of label sets are from a reference set's for the same positions
     /// (files paired by name, examples by index): mean and root mean square of the cubeless
-    /// equity difference, target minus reference, by the net that judges each position.
+    /// equity difference, target minus reference, by the class of each position (races and pure
+    /// bearoffs apart, then together as the race net judges them).
     Compare(CompareArgs),
 }
 
@@ -488,18 +489,20 @@ fn run_compare(args: &CompareArgs) -> Result<()> {
     );
     let cell = |g: &Gap| format!("{:>8} {:+.4} {:.4}", g.count, g.mean(), g.rmse());
     println!(
-        "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22}",
-        "set", "files", "contact", "crashed", "race", "all"
+        "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22} {:>22} {:>22}",
+        "set", "files", "contact", "crashed", "race", "bearoff", "race net", "all"
     );
     for dir in &args.data_dir {
         let c = compare::compare_dirs(dir, &args.reference)?;
         println!(
-            "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22}",
+            "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22} {:>22} {:>22}",
             dir.display(),
             c.files,
             cell(&c.contact),
             cell(&c.crashed),
             cell(&c.race),
+            cell(&c.bearoff),
+            cell(&c.race_net()),
             cell(&c.all())
         );
     }

@@ -5,9 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use cubeful_engine::eval::class::classify;
-use cubeful_engine::eval::net_class;
-use cubeful_engine::eval::nn::NetClass;
+use cubeful_engine::eval::class::{classify, PositionClass};
 use thiserror::Error;
 
 use crate::dataset::{self, DatasetError, Example};
@@ -52,22 +50,34 @@ impl Gap {
     }
 }
 
-/// The gaps of a comparison by the net that judges each position (the race net's group holds
-/// the bearoffs), and over all of them. Finished games are left out.
+/// The gaps of a comparison by the class of each position, and over all of them. The race net
+/// judges both races and pure bearoffs, but in play the bearoff databases answer the bearoffs:
+/// they are a group of their own. Finished games are left out.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Comparison {
     pub contact: Gap,
     pub crashed: Gap,
+    /// Races that are not pure bearoffs.
     pub race: Gap,
+    /// Pure bearoffs (both sides' checkers all home).
+    pub bearoff: Gap,
     /// Files compared.
     pub files: usize,
 }
 
 impl Comparison {
+    /// The positions the race net judges when there are no bearoff databases: races and
+    /// pure bearoffs.
+    pub fn race_net(&self) -> Gap {
+        let mut race_net = self.race;
+        race_net.merge(&self.bearoff);
+        race_net
+    }
+
     pub fn all(&self) -> Gap {
         let mut all = self.contact;
         all.merge(&self.crashed);
-        all.merge(&self.race);
+        all.merge(&self.race_net());
         all
     }
 
@@ -75,6 +85,7 @@ impl Comparison {
         self.contact.merge(&other.contact);
         self.crashed.merge(&other.crashed);
         self.race.merge(&other.race);
+        self.bearoff.merge(&other.bearoff);
         self.files += other.files;
     }
 }
@@ -121,11 +132,12 @@ pub fn compare_examples(
             });
         }
         let difference = f64::from(e.target.equity()) - f64::from(r.target.equity());
-        match net_class(classify(&e.position)) {
-            Some(NetClass::Contact) => out.contact.add(difference),
-            Some(NetClass::Crashed) => out.crashed.add(difference),
-            Some(NetClass::Race) => out.race.add(difference),
-            None => {}
+        match classify(&e.position) {
+            PositionClass::Contact => out.contact.add(difference),
+            PositionClass::Crashed => out.crashed.add(difference),
+            PositionClass::Race => out.race.add(difference),
+            PositionClass::Bearoff => out.bearoff.add(difference),
+            PositionClass::Over => {}
         }
     }
     Ok(out)
@@ -169,16 +181,20 @@ mod tests {
     fn gaps_are_target_minus_reference_by_class() {
         let contact = Position::starting();
         let race = Position::from_points(&[(8, 5), (6, 5)], &[(9, 5), (6, 5)]).expect("a race");
-        assert_eq!(net_class(classify(&race)), Some(NetClass::Race));
+        assert_eq!(classify(&race), PositionClass::Race);
+        let bearoff = Position::from_points(&[(3, 5), (2, 5)], &[(4, 5), (1, 5)]).expect("ok");
+        assert_eq!(classify(&bearoff), PositionClass::Bearoff);
         let reference = [
             example(contact, 0.5),
             example(race, 0.5),
             example(race, 0.5),
+            example(bearoff, 0.5),
         ];
         let labels = [
             example(contact, 0.55),
             example(race, 0.45),
             example(race, 0.6),
+            example(bearoff, 0.4),
         ];
         let c = compare_examples(&labels, &reference, Path::new("x.bin")).unwrap();
         // Equity is 2·win − 1: the contact example is 0.1 above, the races −0.1 and +0.2.
@@ -188,8 +204,13 @@ mod tests {
         assert!((c.race.mean() - 0.05).abs() < 1e-6);
         assert!((c.race.rmse() - (0.05f64 / 2.0).sqrt()).abs() < 1e-6);
         assert_eq!(c.crashed, Gap::default());
-        assert_eq!(c.all().count, 3);
-        assert!((c.all().mean() - 0.2 / 3.0).abs() < 1e-6);
+        // The bearoff −0.2, on its own and with the races in the race net's group.
+        assert_eq!(c.bearoff.count, 1);
+        assert!((c.bearoff.mean() + 0.2).abs() < 1e-6);
+        assert_eq!(c.race_net().count, 3);
+        assert!((c.race_net().mean() + 0.1 / 3.0).abs() < 1e-6);
+        assert_eq!(c.all().count, 4);
+        assert!(c.all().mean().abs() < 1e-6);
     }
 
     #[test]
