@@ -201,6 +201,11 @@ pub struct LabelArgs {
     /// nets' folder must hold prune-*.net).
     #[arg(long, conflicts_with = "rollout")]
     prune: bool,
+    /// With `--plies`: the search judges pure bearoffs by the bearoff databases (of
+    /// `--bearoff-dir`), at the root and at its leaves, as the program plays, instead of by the
+    /// race net (rollout labels use them always, unless `--no-bearoff`).
+    #[arg(long, conflicts_with_all = ["rollout", "no_bearoff"])]
+    bearoff_leaves: bool,
     /// Worker threads, 1 to 256 [default: all cores].
     #[arg(long, value_parser = crate::options::threads())]
     threads: Option<usize>,
@@ -718,6 +723,7 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     }
     let bearoff = match args.rollout {
         Some(_) => args.engine.bearoff()?,
+        None if args.bearoff_leaves => args.engine.bearoff()?,
         None => None,
     };
     // The chunks to write: their names, and where their positions come from.
@@ -762,12 +768,23 @@ fn run_label(args: &LabelArgs) -> Result<()> {
         };
         let (examples, how) = match args.rollout {
             None => {
-                let mut examples =
-                    supervised::deep_targets(&nets, &positions, args.plies, args.prune, threads);
-                let mut how = format!(
-                    "at {}-ply{}",
+                let mut examples = supervised::deep_targets(
+                    &nets,
+                    &positions,
                     args.plies,
-                    if args.prune { ", pruned" } else { "" }
+                    args.prune,
+                    bearoff.as_ref(),
+                    threads,
+                );
+                let mut how = format!(
+                    "at {}-ply{}{}",
+                    args.plies,
+                    if args.prune { ", pruned" } else { "" },
+                    if bearoff.is_some() {
+                        ", bearoff databases"
+                    } else {
+                        ""
+                    }
                 );
                 if let (Some(share), Some(old)) = (args.blend, &old) {
                     examples = dataset::blend(old, &examples, share as f32);

@@ -960,6 +960,14 @@ fn train_label_from_labels_the_same_positions_again() {
         &["train", "label", "--dir", d, "--from", f, "--gammonish"],
         "--gammonish",
     );
+    // The databases inside the search are for --plies (rollouts use them anyway).
+    for (wrong, named) in [
+        (&["--bearoff-leaves", "--rollout", "9"][..], "--rollout"),
+        (&["--bearoff-leaves", "--no-bearoff"][..], "--no-bearoff"),
+    ] {
+        let args = [&["train", "label", "--dir", d], wrong].concat();
+        assert_refused(&args, named);
+    }
     // Truncation is for rollouts, after at least one ply.
     for (wrong, named) in [
         (&["--truncate", "10"][..], "--rollout"),

@@ -217,7 +217,8 @@ mod tests {
             seed: 3,
             truncate,
         };
-        let one_ply = crate::supervised::deep_targets(&nets, &positions, 1, true, 1)[0].target;
+        let one_ply =
+            crate::supervised::deep_targets(&nets, &positions, 1, true, None, 1)[0].target;
         let cut = rollout_targets(&nets, None, &positions, &truncated(Some(1)), 1).examples[0];
         let whole = rollout_targets(&nets, None, &positions, &truncated(None), 1).examples[0];
         let gap = |a: Probabilities, b: Probabilities| {

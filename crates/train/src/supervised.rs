@@ -12,6 +12,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::class::classify;
 use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
 use cubeful_engine::eval::nn::NetClass;
@@ -221,7 +222,8 @@ pub enum Bases {
 }
 
 /// `count` self-play positions of `bases`: by [`sample_positions`],
-/// [`sample_positions_of_class`] or [`sample_early_positions`].
+/// [`sample_positions_of_class`], [`sample_early_positions`] or
+/// [`sample_gammonish_positions`].
 pub fn sample_bases(
     nets: &Arc<Nets>,
     count: usize,
@@ -479,12 +481,14 @@ pub fn one_ply_targets(nets: &Arc<Nets>, positions: &[Position], threads: usize)
 /// Cubeless `plies`-ply targets for `positions` (finished games are skipped): the chances
 /// [`Search::evaluate`](cubeful_engine::search::Search::evaluate) gives with the cube ignored, the
 /// best play of each roll inside the search chosen at 0-ply (among the plays the pruning nets
-/// keep, with `prune`).
+/// keep, with `prune`). With `bearoff`, the search judges pure bearoffs by the databases (at the
+/// root and at its leaves), as the program plays, instead of by the race net.
 pub fn deep_targets(
     nets: &Arc<Nets>,
     positions: &[Position],
     plies: u8,
     prune: bool,
+    bearoff: Option<&Arc<BearoffDb>>,
     threads: usize,
 ) -> Vec<Example> {
     use cubeful_engine::cube::{CubeContext, Ownership};
@@ -514,7 +518,11 @@ pub fn deep_targets(
                 .lock()
                 .expect("no panic while locked")
                 .pop()
-                .unwrap_or_else(|| Search::new(evaluator.nets().clone()));
+                .unwrap_or_else(|| {
+                    let mut search = Search::new(evaluator.nets().clone());
+                    search.set_bearoff(bearoff.cloned());
+                    search
+                });
             let target = search.evaluate(&position, &ctx, &settings).probabilities;
             searches.lock().expect("no panic while locked").push(search);
             Some(Example { position, target })
@@ -703,6 +711,43 @@ mod tests {
     }
 
     #[test]
+    fn deep_targets_judge_pure_bearoffs_by_the_databases_when_given_them() {
+        let nets = Arc::new(Nets::embedded());
+        let db = Arc::new(BearoffDb::generate(&mut |_| {}));
+        // Two checkers each on low points: the player on roll bears off at once and wins.
+        let bearoff = cubeful_engine::position_id::decode("CgAAKAAAAAAAAA").unwrap();
+        // A race, not a pure bearoff (a checker of the player's still on its 7-point): the net
+        // judges it at 0-ply, the databases judge its leaves.
+        let player = [
+            2, 2, 2, 3, 3, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        let opponent = [
+            3, 3, 3, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        let race = Position::from_sides(&player, &opponent).unwrap();
+        assert_eq!(
+            classify(&race),
+            cubeful_engine::eval::class::PositionClass::Race
+        );
+        let positions = [bearoff, race];
+        let plain = deep_targets(&nets, &positions, 0, false, None, 1);
+        let with_db = deep_targets(&nets, &positions, 0, false, Some(&db), 1);
+        assert_eq!(with_db[0].target.win, 1.0);
+        assert!(plain[0].target.win < 1.0, "{:?}", plain[0].target);
+        assert_eq!(
+            plain[1].target, with_db[1].target,
+            "0-ply of a race: the net alone"
+        );
+        let plain = deep_targets(&nets, &positions, 1, false, None, 1);
+        let with_db = deep_targets(&nets, &positions, 1, false, Some(&db), 1);
+        assert_eq!(with_db[0].target.win, 1.0);
+        assert_ne!(
+            plain[1].target, with_db[1].target,
+            "1-ply: bearoffs at the leaves"
+        );
+    }
+
+    #[test]
     fn hard_examples_are_those_the_nets_misjudge() {
         let nets = Arc::new(Nets::embedded());
         let mut evaluator = Evaluator::new(nets.clone());
@@ -827,7 +872,7 @@ mod tests {
         let nets = Arc::new(Nets::embedded());
         let positions = sample_positions(&nets, 40, 5, 0.2, 1);
         let mut evaluator = Evaluator::new(nets.clone());
-        let examples = deep_targets(&nets, &positions, 0, false, 2);
+        let examples = deep_targets(&nets, &positions, 0, false, None, 2);
         assert_eq!(examples.len(), positions.len());
         for e in &examples {
             assert_eq!(
@@ -837,7 +882,7 @@ mod tests {
                 e.position
             );
         }
-        let two = deep_targets(&nets, &positions, 2, true, 2);
+        let two = deep_targets(&nets, &positions, 2, true, None, 2);
         assert!(
             examples.iter().zip(&two).any(|(a, b)| a.target != b.target),
             "2-ply targets differ from 0-ply ones somewhere"
