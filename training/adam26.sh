@@ -1,0 +1,44 @@
+#!/bin/bash
+# Round adam26 (docs/TRAINING.md): BASE's race net (default training/adam25a) widened to 128
+# hidden units and trained on 2-ply targets with the rollouts beside them: every race rollout
+# set labelled again by adam25a's 2-ply (training/relabel-race-a25a, made by
+# training/relabel-race-a25a.sh), the first L2P chunks (default 40, of 10,000) of new race
+# positions of adam25a's self-play at 2-ply (training/label2p-race-a25a), and the rollout labels
+# of the same sets as rounds adam24 and adam25 took them (190 chunks of rollout-race-a22c, the
+# stacked races, 100 gammonish, 60 candidate chunks). EPOCHS (default 30) of Adam at α ALPHA
+# (default 0.001), cosine, squared error (training/fine-tune.sh), then the pruning race net;
+# BASE's other nets. Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P;
+# EPOCHS; ALPHA; THREADS; CLI)
+set -e
+cd "$(dirname "$0")/.."
+OUT=${1:-training/adam26}
+BASE=${BASE:-training/adam25a}
+L2P=${L2P:-40}
+WORK=$(mktemp -d training/.adam26.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+mkdir "$WORK/data" "$WORK/nets"
+# DIR N PREFIX: hard links to the first N chunks of DIR (all must exist).
+take() {
+    for i in $(seq 0 $(($2 - 1))); do
+        f=$1/$(printf 'chunk-%05d.bin' "$i")
+        [ -f "$f" ] || { echo "adam26: $f is not labelled yet"; exit 1; }
+        ln "$f" "$WORK/data/$3-$(basename "$f")"
+    done
+}
+R=training/relabel-race-a25a
+take $R/race-a22c 190 2p-race-a22c
+take $R/gammonish-a24a 100 2p-gammonish
+take $R/racecand-a24a 60 2p-racecand
+take $R/races-r1 57 2p-races-r1
+take $R/racehard-a25a 100 2p-racehard
+take $R/racehard-gammonish-a25a 66 2p-racehard-gammonish
+take training/label2p-race-a25a "$L2P" 2p-selfplay
+take training/rollout-race-a22c 190 ro-race-a22c
+take training/rollout-gammonish-a24a 100 ro-gammonish
+take training/rollout-racecand-a24a 60 ro-racecand
+take training/rollout-races-r1 57 ro-races-r1
+EPOCHS=${EPOCHS:-30} ALPHA=${ALPHA:-0.001} ARGS="--hidden-race 128" \
+    training/fine-tune.sh race "$BASE" "$WORK/data" "$WORK/nets"
+mkdir -p "$OUT"
+for n in contact crashed prune-contact prune-crashed; do cp "$BASE/$n.net" "$OUT/"; done
+cp "$WORK/nets/race.net" "$WORK/nets/prune-race.net" "$OUT/"
