@@ -721,10 +721,11 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     if args.prune && nets.prune.is_none() {
         anyhow::bail!("--prune: the nets have no pruning nets (prune-*.net)");
     }
-    let bearoff = match args.rollout {
-        Some(_) => args.engine.bearoff()?,
-        None if args.bearoff_leaves => args.engine.bearoff()?,
-        None => None,
+    // Rollouts stop at the databases; n-ply searches use them when asked.
+    let bearoff = if args.rollout.is_some() || args.bearoff_leaves {
+        args.engine.bearoff()?
+    } else {
+        None
     };
     // The chunks to write: their names, and where their positions come from.
     let sources: Vec<(String, Option<PathBuf>)> = match &args.from {
