@@ -7,8 +7,9 @@
 # of the same sets as rounds adam24 and adam25 took them (190 chunks of rollout-race-a22c, the
 # stacked races, 100 gammonish, 60 candidate chunks). EPOCHS (default 30) of Adam at α ALPHA
 # (default 0.001), cosine, squared error (training/fine-tune.sh), then the pruning race net;
-# BASE's other nets. Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P;
-# EPOCHS; ALPHA; THREADS; CLI)
+# BASE's other nets. ARGS adds arguments to train supervised (e.g. "--race-loss mse-equity").
+# Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P; EPOCHS; ALPHA; ARGS;
+# PRUNE; THREADS; CLI)
 set -e
 cd "$(dirname "$0")/.."
 OUT=${1:-training/adam26}
@@ -17,14 +18,7 @@ L2P=${L2P:-40}
 WORK=$(mktemp -d training/.adam26.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/data" "$WORK/nets"
-# DIR N PREFIX: hard links to the first N chunks of DIR (all must exist).
-take() {
-    for i in $(seq 0 $(($2 - 1))); do
-        f=$1/$(printf 'chunk-%05d.bin' "$i")
-        [ -f "$f" ] || { echo "adam26: $f is not labelled yet"; exit 1; }
-        ln "$f" "$WORK/data/$3-$(basename "$f")"
-    done
-}
+. training/take.sh
 R=training/relabel-race-a25a
 take $R/race-a22c 190 2p-race-a22c
 take $R/gammonish-a24a 100 2p-gammonish
@@ -37,8 +31,11 @@ take training/rollout-race-a22c 190 ro-race-a22c
 take training/rollout-gammonish-a24a 100 ro-gammonish
 take training/rollout-racecand-a24a 60 ro-racecand
 take training/rollout-races-r1 57 ro-races-r1
-EPOCHS=${EPOCHS:-30} ALPHA=${ALPHA:-0.001} ARGS="--hidden-race 128" \
+EPOCHS=${EPOCHS:-30} ALPHA=${ALPHA:-0.001} ARGS="--hidden-race 128 ${ARGS:-}" \
     training/fine-tune.sh race "$BASE" "$WORK/data" "$WORK/nets"
 mkdir -p "$OUT"
 for n in contact crashed prune-contact prune-crashed; do cp "$BASE/$n.net" "$OUT/"; done
-cp "$WORK/nets/race.net" "$WORK/nets/prune-race.net" "$OUT/"
+cp "$WORK/nets/race.net" "$OUT/"
+# Without a pruning net of its own (PRUNE=0, for trials judged at 0-ply), BASE's.
+if [ -f "$WORK/nets/prune-race.net" ]; then cp "$WORK/nets/prune-race.net" "$OUT/"
+else cp "$BASE/prune-race.net" "$OUT/"; fi
