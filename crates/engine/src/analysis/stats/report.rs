@@ -144,12 +144,14 @@ impl Units {
         }
     }
 
-    /// The unnormalised amount: match `%+7.3f%%` of ×100, money `%+7.3f`.
+    /// The unnormalised amount: match `%+7.3f%%` of ×100, money `%+7.3f`. The ×100 is in
+    /// single precision, as GNU Backgammon's `ru * 100.0f`: in double the last digit can round
+    /// the other way (0.36095500f is 36.095 in double, 36.096 in single precision).
     fn unnormalised(&self, x: f32) -> String {
         if self.money {
             c_fixed(f64::from(x), 7, 3, true)
         } else {
-            format!("{}%", c_fixed(f64::from(x) * 100.0, 7, 3, true))
+            format!("{}%", c_fixed(f64::from(x * 100.0), 7, 3, true))
         }
     }
 
@@ -207,12 +209,13 @@ impl Units {
         }
     }
 
-    /// A result: match `%+7.2f%%` of ×100, money `%+7.3f`.
+    /// A result: match `%+7.2f%%` of ×100 (in single precision, as GNU Backgammon's
+    /// `100.0f * ar[i]`), money `%+7.3f`.
     fn result(&self, x: f32) -> String {
         if self.money {
             c_fixed(f64::from(x), 7, 3, true)
         } else {
-            format!("{}%", c_fixed(f64::from(x) * 100.0, 7, 2, true))
+            format!("{}%", c_fixed(f64::from(x * 100.0), 7, 2, true))
         }
     }
 }
@@ -396,5 +399,22 @@ mod tests {
         assert_eq!(c_fixed(1848.44, 6, 1, false), "1848.4");
         assert_eq!(pad("Kévin Unger", 23).len(), 23);
         assert_eq!(pad("Kévin Unger", 23).chars().count(), 22);
+    }
+
+    #[test]
+    fn percentages_are_scaled_in_single_precision_as_gnubg_does() {
+        // A match's luck total whose ×100 rounds one way in double precision and the other in
+        // single (gnubg's `ru * 100.0f`): found by the comparison with gnubg's own report.
+        let match_units = Units { money: false };
+        let luck = Amount::new(1.88654, 0.360_955);
+        assert!(
+            match_units.total(luck).ends_with("(+36.096%)"),
+            "{}",
+            match_units.total(luck)
+        );
+        assert_eq!(match_units.unnormalised(0.360_955), "+36.096%");
+        assert_eq!(match_units.result(0.5), " +50.00%");
+        let money_units = Units { money: true };
+        assert_eq!(money_units.unnormalised(0.360_955), " +0.361");
     }
 }
