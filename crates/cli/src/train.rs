@@ -182,6 +182,10 @@ pub struct LabelArgs {
     /// or won, which plain self-play holds few of.
     #[arg(long, requires = "class")]
     gammonish: bool,
+    /// With `--class race`: keep only the races (pure bearoffs left out) whose pip counts are
+    /// at most PIPS apart, where the race net errs most and which plain self-play holds few of.
+    #[arg(long, value_name = "PIPS", requires = "class", conflicts_with = "gammonish", value_parser = clap::value_parser!(u32).range(0..=100))]
+    close_races: Option<u32>,
     /// With self-play or candidates: take the positions of the first N plays of each side of
     /// the games only (distinct ones; the starting position left out), where the early game's
     /// choices are (1 to 100).
@@ -190,7 +194,7 @@ pub struct LabelArgs {
     /// Label again the positions of the data files of this folder instead of making new ones:
     /// each file (in name order, at most `--chunks` of them) becomes the file of the same name
     /// in `--dir`.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "gammonish", "first_plays"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "gammonish", "close_races", "first_plays"])]
     from: Option<PathBuf>,
     /// With `--from`: mix each new target with the position's old one, this share of the old
     /// (0 to 1; 0.5 with `--plies 1` on 2-ply labels cancels the nets' lean against the player
@@ -712,9 +716,15 @@ fn run_label(args: &LabelArgs) -> Result<()> {
             "--class and --first-plays pick among self-play positions (--source self-play or candidates) only"
         );
     }
+    if args.close_races.is_some() && !matches!(args.class, Some(ClassArg::Race)) {
+        anyhow::bail!("--close-races keeps races only: give it --class race");
+    }
     let bases = match (args.class, args.first_plays) {
-        (Some(class), _) if args.gammonish => supervised::Bases::Gammonish(class.into()),
-        (Some(class), _) => supervised::Bases::Class(class.into()),
+        (Some(class), _) => match args.close_races {
+            Some(pips) => supervised::Bases::CloseRaces(pips),
+            None if args.gammonish => supervised::Bases::Gammonish(class.into()),
+            None => supervised::Bases::Class(class.into()),
+        },
         (None, Some(plies)) => supervised::Bases::FirstPlays(plies as usize),
         (None, None) => supervised::Bases::All,
     };

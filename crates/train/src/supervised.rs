@@ -13,11 +13,11 @@
 use std::sync::{Arc, Mutex};
 
 use cubeful_engine::eval::bearoff::BearoffDb;
-use cubeful_engine::eval::class::classify;
+use cubeful_engine::eval::class::{classify, PositionClass};
 use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
-use cubeful_engine::{Dice, Position};
+use cubeful_engine::{Dice, Position, Side};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -189,6 +189,35 @@ pub fn sample_gammonish_positions(
     })
 }
 
+/// `count` races from self-play games of `nets` (as [`sample_positions_of_class`] keeps the
+/// race net's positions) that are not pure bearoffs and whose pip counts differ by at most
+/// `max_difference`: where the race net is farthest from the truth (twice gnubg's error within
+/// eight pips, docs/TRAINING.md round adam27), and fewer than one race in ten of plain self-play.
+/// Deterministic for a seed.
+pub fn sample_close_races(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    max_difference: u32,
+    threads: usize,
+) -> Vec<Position> {
+    in_batches(count, 2_000, |batch, _| {
+        let batch_seed = seed ^ (batch + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        class_batch(nets, batch_seed, explore, NetClass::Race, threads)
+            .into_iter()
+            .filter(|p| classify(p) == PositionClass::Race && pip_difference(p) <= max_difference)
+            .collect()
+    })
+}
+
+/// How many pips apart the two sides' pip counts are.
+fn pip_difference(position: &Position) -> u32 {
+    position
+        .pip_count(Side::Player)
+        .abs_diff(position.pip_count(Side::Opponent))
+}
+
 /// The positions `batch(b, missing)` makes for batches b = 0, 1, … (at most `max_batches`),
 /// until there are `count` of them (fewer if the batches run out), the last batch trimmed.
 fn in_batches(
@@ -219,11 +248,14 @@ pub enum Bases {
     /// The positions of one net class whose gammon is in doubt, as
     /// [`sample_gammonish_positions`] keeps them.
     Gammonish(NetClass),
+    /// Races whose pip counts differ by at most this many pips, as [`sample_close_races`]
+    /// keeps them.
+    CloseRaces(u32),
 }
 
 /// `count` self-play positions of `bases`: by [`sample_positions`],
-/// [`sample_positions_of_class`], [`sample_early_positions`] or
-/// [`sample_gammonish_positions`].
+/// [`sample_positions_of_class`], [`sample_early_positions`], [`sample_gammonish_positions`]
+/// or [`sample_close_races`].
 pub fn sample_bases(
     nets: &Arc<Nets>,
     count: usize,
@@ -242,6 +274,9 @@ pub fn sample_bases(
         }
         Bases::Gammonish(class) => {
             sample_gammonish_positions(nets, count, seed, explore, class, threads)
+        }
+        Bases::CloseRaces(max_difference) => {
+            sample_close_races(nets, count, seed, explore, max_difference, threads)
         }
     }
 }
@@ -707,6 +742,33 @@ mod tests {
             positions,
             sample_gammonish_positions(&nets, 60, 4, 0.1, NetClass::Race, 1),
             "deterministic whatever the threads"
+        );
+    }
+
+    #[test]
+    fn close_races_are_races_with_the_pip_counts_close() {
+        let nets = Arc::new(Nets::embedded());
+        let positions = sample_close_races(&nets, 60, 4, 0.1, 8, 2);
+        assert_eq!(positions.len(), 60);
+        for p in &positions {
+            assert_eq!(classify(p), PositionClass::Race, "no pure bearoffs");
+            assert!(pip_difference(p) <= 8, "{}", pip_difference(p));
+        }
+        // Plain race self-play holds mostly races far apart, and pure bearoffs.
+        let races = sample_positions_of_class(&nets, 200, 4, 0.1, NetClass::Race, 2);
+        let close = races
+            .iter()
+            .filter(|p| classify(p) == PositionClass::Race && pip_difference(p) <= 8)
+            .count();
+        assert!(close < 50, "{close} of 200 races close");
+        assert_eq!(
+            positions,
+            sample_close_races(&nets, 60, 4, 0.1, 8, 1),
+            "deterministic whatever the threads"
+        );
+        assert_eq!(
+            positions,
+            sample_bases(&nets, 60, 4, 0.1, Bases::CloseRaces(8), 2)
         );
     }
 
