@@ -957,37 +957,20 @@ fn train_label_from_labels_the_same_positions_again() {
     // Only positions of a class are picked for their gammon in doubt.
     assert_refused(&["train", "label", "--dir", d, "--gammonish"], "--class");
     // Close races are races, and not also picked for their gammon.
-    assert_refused(
-        &["train", "label", "--dir", d, "--close-races", "8"],
-        "--class",
-    );
-    assert_refused(
-        &[
-            "train",
-            "label",
-            "--dir",
-            d,
+    for (wrong, named) in [
+        (&["--close-races", "8"][..], "--class"),
+        (
+            &["--close-races", "8", "--class", "contact"][..],
             "--close-races",
-            "8",
-            "--class",
-            "contact",
-        ],
-        "--close-races",
-    );
-    assert_refused(
-        &[
-            "train",
-            "label",
-            "--dir",
-            d,
-            "--close-races",
-            "8",
-            "--class",
-            "race",
+        ),
+        (
+            &["--close-races", "8", "--class", "race", "--gammonish"][..],
             "--gammonish",
-        ],
-        "--gammonish",
-    );
+        ),
+    ] {
+        let args = [&["train", "label", "--dir", d][..], wrong].concat();
+        assert_refused(&args, named);
+    }
     assert_refused(
         &["train", "label", "--dir", d, "--from", f, "--gammonish"],
         "--gammonish",
