@@ -18,7 +18,7 @@ L2P=${L2P:-40}
 WORK=$(mktemp -d training/.adam26.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/data" "$WORK/nets"
-. training/take.sh
+. training/round.sh
 R=training/relabel-race-a25a
 take $R/race-a22c 190 2p-race-a22c
 take $R/gammonish-a24a 100 2p-gammonish
@@ -35,7 +35,4 @@ EPOCHS=${EPOCHS:-30} ALPHA=${ALPHA:-0.001} ARGS="--hidden-race 128 ${ARGS:-}" \
     training/fine-tune.sh race "$BASE" "$WORK/data" "$WORK/nets"
 mkdir -p "$OUT"
 for n in contact crashed prune-contact prune-crashed; do cp "$BASE/$n.net" "$OUT/"; done
-cp "$WORK/nets/race.net" "$OUT/"
-# Without a pruning net of its own (PRUNE=0, for trials judged at 0-ply), BASE's.
-if [ -f "$WORK/nets/prune-race.net" ]; then cp "$WORK/nets/prune-race.net" "$OUT/"
-else cp "$BASE/prune-race.net" "$OUT/"; fi
+keep_trained race

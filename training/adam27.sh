@@ -23,7 +23,7 @@ BASE=${BASE:-training/adam26a}
 WORK=$(mktemp -d training/.adam27.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/data" "$WORK/nets"
-. training/take.sh
+. training/round.sh
 R=training/relabel-contact-a26a
 case $CLASS in
 contact)
@@ -50,10 +50,7 @@ EPOCHS=${EPOCHS:-10} ALPHA=${ALPHA:-0.0003} training/fine-tune.sh "$CLASS" "$BAS
 mkdir -p "$OUT"
 for n in contact crashed race; do
     if [ $n = "$CLASS" ]; then
-        cp "$WORK/nets/$n.net" "$OUT/"
-        # Without a pruning net of its own (PRUNE=0, for trials judged at 0-ply), BASE's.
-        if [ -f "$WORK/nets/prune-$n.net" ]; then cp "$WORK/nets/prune-$n.net" "$OUT/"
-        else cp "$BASE/prune-$n.net" "$OUT/"; fi
+        keep_trained $n
     else
         cp "$BASE/$n.net" "$BASE/prune-$n.net" "$OUT/"
     fi
