@@ -4,10 +4,12 @@
 # (`train label --from SET --plies P`) into a temporary folder, and `train compare` prints the
 # RMSE and mean difference by the net that judges each position. The temporary labels are
 # deleted at the end. GNU Backgammon's figure on the same sets: tools/gnubg-vs-rollouts.py.
-# Usage: tools/nets-vs-rollouts.sh NETS_DIR SET...   (PLIES, default 0; THREADS, default 1; CLI)
+# BY_LEAD=1 adds the races by the pip lead of the side on roll (`train compare --races-by-lead`).
+# Usage: tools/nets-vs-rollouts.sh NETS_DIR SET...   (PLIES, default 0; THREADS, default 1;
+#   BY_LEAD; CLI)
 #   e.g. tools/nets-vs-rollouts.sh training/adam22c training/rollout-crashed-test training/rollout-r1
 set -e
-[ $# -ge 2 ] || { sed -n '2,9p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,11p' "$0" >&2; exit 2; }
 CLI=${CLI:-training/bin/cubeful-cli}
 NETS=$1
 shift
@@ -19,5 +21,6 @@ for set in "$@"; do
     "$CLI" train label --nets "$NETS" --from "$set" --dir "$WORK/$name" --plies "${PLIES:-0}" \
         --chunks 100000 --threads "${THREADS:-1}" > "$WORK/$name.log" 2>&1
     echo "== $set ($NETS, ${PLIES:-0}-ply)"
-    "$CLI" train compare --reference "$set" --data-dir "$WORK/$name"
+    "$CLI" train compare --reference "$set" --data-dir "$WORK/$name" \
+        ${BY_LEAD:+--races-by-lead}
 done

@@ -52,6 +52,10 @@ pub struct CompareArgs {
     /// the reference has and a folder lacks are skipped).
     #[arg(long, value_name = "DIR", required = true)]
     data_dir: Vec<PathBuf>,
+    /// Also the races (not pure bearoffs) by the pip lead of the side on roll, in a second
+    /// table: close races are where a race net errs most.
+    #[arg(long)]
+    races_by_lead: bool,
 }
 
 #[derive(clap::Args)]
@@ -491,7 +495,7 @@ pub fn run(what: &What) -> Result<()> {
 }
 
 fn run_compare(args: &CompareArgs) -> Result<()> {
-    use cubeful_train::compare::{self, Gap};
+    use cubeful_train::compare::{self, Gap, RaceLead};
     println!(
         "target minus reference ({}), cubeless equity: examples, mean, RMSE",
         args.reference.display()
@@ -501,6 +505,7 @@ fn run_compare(args: &CompareArgs) -> Result<()> {
         "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22} {:>22} {:>22}",
         "set", "files", "contact", "crashed", "race", "bearoff", "race net", "all"
     );
+    let mut comparisons = Vec::with_capacity(args.data_dir.len());
     for dir in &args.data_dir {
         let c = compare::compare_dirs(dir, &args.reference)?;
         println!(
@@ -514,6 +519,22 @@ fn run_compare(args: &CompareArgs) -> Result<()> {
             cell(&c.race_net()),
             cell(&c.all())
         );
+        comparisons.push(c);
+    }
+    if args.races_by_lead {
+        println!("races by the pip lead of the side on roll (opponent's pips minus its own)");
+        print!("{:<40}", "set");
+        for lead in RaceLead::ALL {
+            print!(" {:>22}", lead.label());
+        }
+        println!();
+        for (dir, c) in args.data_dir.iter().zip(&comparisons) {
+            print!("{:<40}", dir.display());
+            for lead in RaceLead::ALL {
+                print!(" {:>22}", cell(&c.race_with_lead(lead)));
+            }
+            println!();
+        }
     }
     Ok(())
 }

@@ -826,6 +826,60 @@ fn train_hard_keeps_the_examples_the_nets_misjudge() {
 }
 
 #[test]
+fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
+    let dir = std::env::temp_dir().join(format!("cubeful-compare-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (zero, one) = (dir.join("zero"), dir.join("one"));
+    std::fs::create_dir_all(&zero).unwrap();
+    std::fs::create_dir_all(&one).unwrap();
+    let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());
+    let label = |args: &[&str]| {
+        let out = run(&[&["train", "label", "--chunks", "1", "--threads", "1"], args].concat());
+        assert!(out.status.success(), "{out:?}");
+    };
+    label(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
+    label(&["--from", z, "--dir", o, "--plies", "1"]);
+    let out = run(&[
+        "train",
+        "compare",
+        "--reference",
+        z,
+        "--data-dir",
+        o,
+        "--races-by-lead",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(lines[3].starts_with("races by the pip lead"), "{text}");
+    for label in [
+        "behind >20",
+        "behind 9-20",
+        "within 8",
+        "ahead 9-20",
+        "ahead >20",
+    ] {
+        assert!(lines[4].contains(label), "{text}");
+    }
+    // Each cell is "count mean RMSE": the races of the first table (fields 9–11 of its row,
+    // after the set, the files and the contact and crashed cells) are the five cells' counts.
+    let fields =
+        |line: &str| -> Vec<String> { line.split_whitespace().map(str::to_string).collect() };
+    let (row, by_lead) = (fields(lines[2]), fields(lines[5]));
+    let races: usize = row[8].parse().unwrap();
+    assert!(races > 0, "{text}");
+    let counts: usize = (0..5)
+        .map(|i| by_lead[1 + 3 * i].parse::<usize>().unwrap())
+        .sum();
+    assert_eq!(counts, races, "{text}");
+    // Without the flag, only the first table.
+    let out = run(&["train", "compare", "--reference", z, "--data-dir", o]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_label_from_labels_the_same_positions_again() {
     let dir = std::env::temp_dir().join(format!("cubeful-relabel-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use cubeful_engine::eval::class::{classify, PositionClass};
+use cubeful_engine::{Position, Side};
 use thiserror::Error;
 
 use crate::dataset::{self, DatasetError, Example};
@@ -61,6 +62,8 @@ pub struct Comparison {
     pub race: Gap,
     /// Pure bearoffs (both sides' checkers all home).
     pub bearoff: Gap,
+    /// The races of `race` again, by the lead of the side on roll: [`RaceLead::ALL`] order.
+    pub race_by_lead: [Gap; 5],
     /// Files compared.
     pub files: usize,
 }
@@ -81,12 +84,69 @@ impl Comparison {
         all
     }
 
+    /// The races (not pure bearoffs) in which the side on roll has this lead.
+    pub fn race_with_lead(&self, lead: RaceLead) -> Gap {
+        self.race_by_lead[lead as usize]
+    }
+
     fn merge(&mut self, other: &Comparison) {
         self.contact.merge(&other.contact);
         self.crashed.merge(&other.crashed);
         self.race.merge(&other.race);
         self.bearoff.merge(&other.bearoff);
+        for (mine, theirs) in self.race_by_lead.iter_mut().zip(&other.race_by_lead) {
+            mine.merge(theirs);
+        }
         self.files += other.files;
+    }
+}
+
+/// The lead in the pip count of the side on roll in a race (the opponent's pips minus its
+/// own): close races are where a race net errs most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaceLead {
+    /// Behind by more than 20 pips.
+    FarBehind,
+    /// Behind by 9 to 20 pips.
+    Behind,
+    /// Within 8 pips either way.
+    Close,
+    /// Ahead by 9 to 20 pips.
+    Ahead,
+    /// Ahead by more than 20 pips.
+    FarAhead,
+}
+
+impl RaceLead {
+    pub const ALL: [RaceLead; 5] = [
+        RaceLead::FarBehind,
+        RaceLead::Behind,
+        RaceLead::Close,
+        RaceLead::Ahead,
+        RaceLead::FarAhead,
+    ];
+
+    pub fn of(position: &Position) -> RaceLead {
+        let lead = i64::from(position.pip_count(Side::Opponent))
+            - i64::from(position.pip_count(Side::Player));
+        match lead {
+            i64::MIN..=-21 => RaceLead::FarBehind,
+            -20..=-9 => RaceLead::Behind,
+            -8..=8 => RaceLead::Close,
+            9..=20 => RaceLead::Ahead,
+            21.. => RaceLead::FarAhead,
+        }
+    }
+
+    /// A short name for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            RaceLead::FarBehind => "behind >20",
+            RaceLead::Behind => "behind 9-20",
+            RaceLead::Close => "within 8",
+            RaceLead::Ahead => "ahead 9-20",
+            RaceLead::FarAhead => "ahead >20",
+        }
     }
 }
 
@@ -135,7 +195,10 @@ pub fn compare_examples(
         match classify(&e.position) {
             PositionClass::Contact => out.contact.add(difference),
             PositionClass::Crashed => out.crashed.add(difference),
-            PositionClass::Race => out.race.add(difference),
+            PositionClass::Race => {
+                out.race.add(difference);
+                out.race_by_lead[RaceLead::of(&e.position) as usize].add(difference);
+            }
             PositionClass::Bearoff => out.bearoff.add(difference),
             PositionClass::Over => {}
         }
@@ -168,7 +231,6 @@ pub fn compare_dirs(dir: &Path, reference: &Path) -> Result<Comparison, CompareE
 mod tests {
     use super::*;
     use cubeful_engine::eval::Probabilities;
-    use cubeful_engine::Position;
 
     fn example(position: Position, win: f32) -> Example {
         Example {
@@ -211,6 +273,49 @@ mod tests {
         assert!((c.race_net().mean() + 0.1 / 3.0).abs() < 1e-6);
         assert_eq!(c.all().count, 4);
         assert!(c.all().mean().abs() < 1e-6);
+    }
+
+    #[test]
+    fn races_are_split_by_the_lead_of_the_side_on_roll() {
+        // 70 pips against 75: within 8.
+        let close = Position::from_points(&[(8, 5), (6, 5)], &[(9, 5), (6, 5)]).expect("a race");
+        assert_eq!(RaceLead::of(&close), RaceLead::Close);
+        // 55 against 85: ahead by 30; the other side of it behind by 30.
+        let ahead = Position::from_points(&[(6, 5), (5, 5)], &[(9, 5), (8, 5)]).expect("a race");
+        assert_eq!(RaceLead::of(&ahead), RaceLead::FarAhead);
+        let behind = Position::from_points(&[(9, 5), (8, 5)], &[(6, 5), (5, 5)]).expect("a race");
+        assert_eq!(RaceLead::of(&behind), RaceLead::FarBehind);
+        // 70 against 79 and 90: ahead by 9 and by 20; 79 against 70: behind by 9.
+        let nine = Position::from_points(&[(8, 5), (6, 5)], &[(9, 6), (6, 4), (1, 1)]).expect("ok");
+        assert_eq!(nine.pip_count(Side::Opponent), 79);
+        assert_eq!(RaceLead::of(&nine), RaceLead::Ahead);
+        let twenty =
+            Position::from_points(&[(8, 5), (6, 5)], &[(10, 6), (6, 4), (6, 1)]).expect("ok");
+        assert_eq!(twenty.pip_count(Side::Opponent), 90);
+        assert_eq!(RaceLead::of(&twenty), RaceLead::Ahead);
+        let nine_behind =
+            Position::from_points(&[(9, 6), (6, 4), (1, 1)], &[(8, 5), (6, 5)]).expect("ok");
+        assert_eq!(RaceLead::of(&nine_behind), RaceLead::Behind);
+
+        let reference = [
+            example(close, 0.5),
+            example(ahead, 0.5),
+            example(behind, 0.5),
+        ];
+        let labels = [
+            example(close, 0.6),
+            example(ahead, 0.5),
+            example(behind, 0.45),
+        ];
+        let c = compare_examples(&labels, &reference, Path::new("x.bin")).unwrap();
+        assert_eq!(c.race.count, 3);
+        let close_gap = c.race_with_lead(RaceLead::Close);
+        assert_eq!(close_gap.count, 1);
+        assert!((close_gap.mean() - 0.2).abs() < 1e-6);
+        assert!((c.race_with_lead(RaceLead::FarBehind).mean() + 0.1).abs() < 1e-6);
+        assert_eq!(c.race_with_lead(RaceLead::FarAhead).count, 1);
+        assert_eq!(c.race_with_lead(RaceLead::Behind), Gap::default());
+        assert_eq!(c.race_with_lead(RaceLead::Ahead), Gap::default());
     }
 
     #[test]
