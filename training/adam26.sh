@@ -8,8 +8,10 @@
 # stacked races, 100 gammonish, 60 candidate chunks). EPOCHS (default 30) of Adam at α ALPHA
 # (default 0.001), cosine, squared error (training/fine-tune.sh), then the pruning race net;
 # BASE's other nets. ARGS adds arguments to train supervised (e.g. "--race-loss mse-equity").
-# Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P; EPOCHS; ALPHA; ARGS;
-# PRUNE; THREADS; CLI)
+# CLOSE (default 0; round adam28) adds the first CLOSE chunks of close races at adam27a's 2-ply
+# (training/label2p-closerace-a27a).
+# Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P; CLOSE; EPOCHS; ALPHA;
+# ARGS; PRUNE; THREADS; CLI)
 set -e
 cd "$(dirname "$0")/.."
 OUT=${1:-training/adam26}
@@ -27,6 +29,7 @@ take $R/races-r1 57 2p-races-r1
 take $R/racehard-a25a 100 2p-racehard
 take $R/racehard-gammonish-a25a 66 2p-racehard-gammonish
 take training/label2p-race-a25a "$L2P" 2p-selfplay
+take training/label2p-closerace-a27a "${CLOSE:-0}" 2p-closerace
 take training/rollout-race-a22c 190 ro-race-a22c
 take training/rollout-gammonish-a24a 100 ro-gammonish
 take training/rollout-racecand-a24a 60 ro-racecand
