@@ -626,28 +626,31 @@ fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A fresh temporary folder `cubeful-NAME-PID` (emptied if a failed run left it) with an empty
+/// subfolder for each of `subfolders`: the folder and the subfolders' paths.
+fn fresh_folders<const N: usize>(name: &str, subfolders: [&str; N]) -> (PathBuf, [PathBuf; N]) {
+    let dir = std::env::temp_dir().join(format!("cubeful-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let paths = subfolders.map(|sub| dir.join(sub));
+    for path in &paths {
+        std::fs::create_dir_all(path).unwrap();
+    }
+    (dir, paths)
+}
+
+/// `train label --chunks 1 --threads 1` with `args`, which must succeed: its standard error.
+fn train_label_one_chunk(args: &[&str]) -> String {
+    let out = run(&[&["train", "label", "--chunks", "1", "--threads", "1"], args].concat());
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
 /// A fresh temporary folder `cubeful-NAME-PID` holding `data/`: one chunk of 30 self-play
 /// positions with 1-ply targets, as `train label` writes it.
 fn labelled_data(name: &str) -> (PathBuf, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("cubeful-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data = dir.join("data");
-    std::fs::create_dir_all(&data).unwrap();
-    let out = run(&[
-        "train",
-        "label",
-        "--dir",
-        data.to_str().unwrap(),
-        "--chunks",
-        "1",
-        "--chunk-positions",
-        "30",
-        "--plies",
-        "1",
-        "--threads",
-        "1",
-    ]);
-    assert!(out.status.success(), "{out:?}");
+    let (dir, [data]) = fresh_folders(name, ["data"]);
+    let d = data.to_str().unwrap();
+    train_label_one_chunk(&["--dir", d, "--chunk-positions", "30", "--plies", "1"]);
     (dir, data)
 }
 
@@ -827,18 +830,10 @@ fn train_hard_keeps_the_examples_the_nets_misjudge() {
 
 #[test]
 fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
-    let dir = std::env::temp_dir().join(format!("cubeful-compare-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let (zero, one) = (dir.join("zero"), dir.join("one"));
-    std::fs::create_dir_all(&zero).unwrap();
-    std::fs::create_dir_all(&one).unwrap();
+    let (dir, [zero, one]) = fresh_folders("compare", ["zero", "one"]);
     let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());
-    let label = |args: &[&str]| {
-        let out = run(&[&["train", "label", "--chunks", "1", "--threads", "1"], args].concat());
-        assert!(out.status.success(), "{out:?}");
-    };
-    label(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
-    label(&["--from", z, "--dir", o, "--plies", "1"]);
+    train_label_one_chunk(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
+    train_label_one_chunk(&["--from", z, "--dir", o, "--plies", "1"]);
     let out = run(&[
         "train",
         "compare",
@@ -881,18 +876,8 @@ fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
 
 #[test]
 fn train_label_from_labels_the_same_positions_again() {
-    let dir = std::env::temp_dir().join(format!("cubeful-relabel-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let (first, second) = (dir.join("first"), dir.join("second"));
-    std::fs::create_dir_all(&first).unwrap();
-    std::fs::create_dir_all(&second).unwrap();
-    let label = |extra: &[&str]| {
-        let mut args = vec!["train", "label", "--chunks", "1", "--threads", "1"];
-        args.extend_from_slice(extra);
-        let out = run(&args);
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8_lossy(&out.stderr).to_string()
-    };
+    let (dir, [first, second, third]) = fresh_folders("relabel", ["first", "second", "third"]);
+    let label = train_label_one_chunk;
     label(&[
         "--dir",
         first.to_str().unwrap(),
@@ -932,8 +917,6 @@ fn train_label_from_labels_the_same_positions_again() {
         "2-ply targets differ from 1-ply ones somewhere"
     );
     // Blended: each target halfway between the old (1-ply) and the new (2-ply) one.
-    let third = dir.join("third");
-    std::fs::create_dir_all(&third).unwrap();
     let text = label(&[
         "--from",
         first.to_str().unwrap(),
