@@ -62,8 +62,9 @@ pub struct Comparison {
     pub race: Gap,
     /// Pure bearoffs (both sides' checkers all home).
     pub bearoff: Gap,
-    /// The races of `race` again, by the lead of the side on roll: [`RaceLead::ALL`] order.
-    pub race_by_lead: [Gap; 5],
+    /// The races of `race` again, by the lead of the side on roll, in [`RaceLead::ALL`] order
+    /// ([`Comparison::race_with_lead`]).
+    race_by_lead: [Gap; 5],
     /// Files compared.
     pub files: usize,
 }
