@@ -626,11 +626,10 @@ fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A fresh temporary folder `cubeful-NAME-PID` (emptied if a failed run left it) with an empty
-/// subfolder for each of `subfolders`: the folder and the subfolders' paths.
+/// A fresh temporary folder `cubeful-NAME-PID` ([`scratch_dir`]) with an empty subfolder for
+/// each of `subfolders`: the folder and the subfolders' paths.
 fn fresh_folders<const N: usize>(name: &str, subfolders: [&str; N]) -> (PathBuf, [PathBuf; N]) {
-    let dir = std::env::temp_dir().join(format!("cubeful-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch_dir(&format!("cubeful-{name}"));
     let paths = subfolders.map(|sub| dir.join(sub));
     for path in &paths {
         std::fs::create_dir_all(path).unwrap();
@@ -834,7 +833,7 @@ fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
     let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());
     train_label_one_chunk(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
     train_label_one_chunk(&["--from", z, "--dir", o, "--plies", "1"]);
-    let out = run(&[
+    let text = stdout(&[
         "train",
         "compare",
         "--reference",
@@ -843,8 +842,6 @@ fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
         o,
         "--races-by-lead",
     ]);
-    assert!(out.status.success(), "{out:?}");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
     assert!(lines[3].starts_with("races by the pip lead"), "{text}");
@@ -869,8 +866,8 @@ fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
         .sum();
     assert_eq!(counts, races, "{text}");
     // Without the flag, only the first table.
-    let out = run(&["train", "compare", "--reference", z, "--data-dir", o]);
-    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 3);
+    let text = stdout(&["train", "compare", "--reference", z, "--data-dir", o]);
+    assert_eq!(text.lines().count(), 3, "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
