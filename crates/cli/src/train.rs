@@ -514,7 +514,7 @@ fn run_compare(args: &CompareArgs) -> Result<()> {
             c.files,
             cell(&c.contact),
             cell(&c.crashed),
-            cell(&c.race),
+            cell(&c.race()),
             cell(&c.bearoff),
             cell(&c.race_net()),
             cell(&c.all())

@@ -58,12 +58,10 @@ impl Gap {
 pub struct Comparison {
     pub contact: Gap,
     pub crashed: Gap,
-    /// Races that are not pure bearoffs.
-    pub race: Gap,
     /// Pure bearoffs (both sides' checkers all home).
     pub bearoff: Gap,
-    /// The races of `race` again, by the lead of the side on roll, in [`RaceLead::ALL`] order
-    /// ([`Comparison::race_with_lead`]).
+    /// Races that are not pure bearoffs, by the lead of the side on roll, in [`RaceLead::ALL`]
+    /// order ([`Comparison::race_with_lead`]; all of them: [`Comparison::race`]).
     race_by_lead: [Gap; 5],
     /// Files compared.
     pub files: usize,
@@ -73,7 +71,7 @@ impl Comparison {
     /// The positions the race net judges when there are no bearoff databases: races and
     /// pure bearoffs.
     pub fn race_net(&self) -> Gap {
-        let mut race_net = self.race;
+        let mut race_net = self.race();
         race_net.merge(&self.bearoff);
         race_net
     }
@@ -85,6 +83,15 @@ impl Comparison {
         all
     }
 
+    /// Races that are not pure bearoffs.
+    pub fn race(&self) -> Gap {
+        let mut race = Gap::default();
+        for gap in &self.race_by_lead {
+            race.merge(gap);
+        }
+        race
+    }
+
     /// The races (not pure bearoffs) in which the side on roll has this lead.
     pub fn race_with_lead(&self, lead: RaceLead) -> Gap {
         self.race_by_lead[lead as usize]
@@ -93,7 +100,6 @@ impl Comparison {
     fn merge(&mut self, other: &Comparison) {
         self.contact.merge(&other.contact);
         self.crashed.merge(&other.crashed);
-        self.race.merge(&other.race);
         self.bearoff.merge(&other.bearoff);
         for (mine, theirs) in self.race_by_lead.iter_mut().zip(&other.race_by_lead) {
             mine.merge(theirs);
@@ -197,8 +203,7 @@ pub fn compare_examples(
             PositionClass::Contact => out.contact.add(difference),
             PositionClass::Crashed => out.crashed.add(difference),
             PositionClass::Race => {
-                out.race.add(difference);
-                out.race_by_lead[RaceLead::of(&e.position) as usize].add(difference);
+                out.race_by_lead[RaceLead::of(&e.position) as usize].add(difference)
             }
             PositionClass::Bearoff => out.bearoff.add(difference),
             PositionClass::Over => {}
@@ -263,9 +268,9 @@ mod tests {
         // Equity is 2·win − 1: the contact example is 0.1 above, the races −0.1 and +0.2.
         assert_eq!(c.contact.count, 1);
         assert!((c.contact.mean() - 0.1).abs() < 1e-6);
-        assert_eq!(c.race.count, 2);
-        assert!((c.race.mean() - 0.05).abs() < 1e-6);
-        assert!((c.race.rmse() - (0.05f64 / 2.0).sqrt()).abs() < 1e-6);
+        assert_eq!(c.race().count, 2);
+        assert!((c.race().mean() - 0.05).abs() < 1e-6);
+        assert!((c.race().rmse() - (0.05f64 / 2.0).sqrt()).abs() < 1e-6);
         assert_eq!(c.crashed, Gap::default());
         // The bearoff −0.2, on its own and with the races in the race net's group.
         assert_eq!(c.bearoff.count, 1);
@@ -309,7 +314,7 @@ mod tests {
             example(behind, 0.45),
         ];
         let c = compare_examples(&labels, &reference, Path::new("x.bin")).unwrap();
-        assert_eq!(c.race.count, 3);
+        assert_eq!(c.race().count, 3);
         let close_gap = c.race_with_lead(RaceLead::Close);
         assert_eq!(close_gap.count, 1);
         assert!((close_gap.mean() - 0.2).abs() < 1e-6);
