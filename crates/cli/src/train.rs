@@ -190,6 +190,11 @@ pub struct LabelArgs {
     /// at most PIPS apart, where the race net errs most and which plain self-play holds few of.
     #[arg(long, value_name = "PIPS", requires = "class", conflicts_with = "gammonish", value_parser = clap::value_parser!(u32).range(0..=100))]
     close_races: Option<u32>,
+    /// With `--class contact` or `crashed`: keep only the positions where a side has at least
+    /// N checkers back (on the bar or in the other side's home board: back games and ace-point
+    /// games), which plain self-play holds few of (1 to 15).
+    #[arg(long, value_name = "N", requires = "class", conflicts_with_all = ["gammonish", "close_races"], value_parser = clap::value_parser!(u8).range(1..=15))]
+    back_checkers: Option<u8>,
     /// With self-play or candidates: take the positions of the first N plays of each side of
     /// the games only (distinct ones; the starting position left out), where the early game's
     /// choices are (1 to 100).
@@ -198,7 +203,7 @@ pub struct LabelArgs {
     /// Label again the positions of the data files of this folder instead of making new ones:
     /// each file (in name order, at most `--chunks` of them) becomes the file of the same name
     /// in `--dir`.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "gammonish", "close_races", "first_plays"])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["source", "explore", "chunk_positions", "class", "gammonish", "close_races", "back_checkers", "first_plays"])]
     from: Option<PathBuf>,
     /// With `--from`: mix each new target with the position's old one, this share of the old
     /// (0 to 1; 0.5 with `--plies 1` on 2-ply labels cancels the nets' lean against the player
@@ -740,11 +745,20 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     if args.close_races.is_some() && !matches!(args.class, Some(ClassArg::Race)) {
         anyhow::bail!("--close-races keeps races only: give it --class race");
     }
+    if args.back_checkers.is_some() && matches!(args.class, Some(ClassArg::Race)) {
+        anyhow::bail!(
+            "--back-checkers keeps positions with contact: give it --class contact or crashed"
+        );
+    }
     let bases = match (args.class, args.first_plays) {
-        (Some(class), _) => match args.close_races {
-            Some(pips) => supervised::Bases::CloseRaces(pips),
-            None if args.gammonish => supervised::Bases::Gammonish(class.into()),
-            None => supervised::Bases::Class(class.into()),
+        (Some(class), _) => match (args.close_races, args.back_checkers) {
+            (Some(pips), _) => supervised::Bases::CloseRaces(pips),
+            (None, Some(checkers)) => supervised::Bases::BackGames {
+                class: class.into(),
+                checkers,
+            },
+            (None, None) if args.gammonish => supervised::Bases::Gammonish(class.into()),
+            (None, None) => supervised::Bases::Class(class.into()),
         },
         (None, Some(plies)) => supervised::Bases::FirstPlays(plies as usize),
         (None, None) => supervised::Bases::All,

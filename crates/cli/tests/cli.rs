@@ -1001,6 +1001,20 @@ fn train_label_from_labels_the_same_positions_again() {
             &["--close-races", "8", "--class", "race", "--gammonish"][..],
             "--gammonish",
         ),
+        // Back games have contact, and are picked for that alone.
+        (&["--back-checkers", "3"][..], "--class"),
+        (
+            &["--back-checkers", "3", "--class", "race"][..],
+            "--back-checkers",
+        ),
+        (
+            &["--back-checkers", "3", "--class", "crashed", "--gammonish"][..],
+            "--gammonish",
+        ),
+        (
+            &["--back-checkers", "0", "--class", "crashed"][..],
+            "--back-checkers",
+        ),
     ] {
         let args = [&["train", "label", "--dir", d][..], wrong].concat();
         assert_refused(&args, named);

@@ -211,6 +211,36 @@ pub fn sample_close_races(
     })
 }
 
+/// `count` positions of one net class from self-play games of `nets` (as
+/// [`sample_positions_of_class`] keeps them) where a side has at least `checkers` checkers back:
+/// on the bar or in the other side's home board (back games and ace-point games). In the games
+/// against GNU Backgammon the whole crashed gap is in such positions (docs/TRAINING.md, round
+/// adam29), and self-play holds few of them. Deterministic for a seed.
+pub fn sample_back_games(
+    nets: &Arc<Nets>,
+    count: usize,
+    seed: u64,
+    explore: f64,
+    class: NetClass,
+    checkers: u8,
+    threads: usize,
+) -> Vec<Position> {
+    in_batches(count, 2_000, |batch, _| {
+        let batch_seed = seed ^ (batch + 1).wrapping_mul(0xA076_1D64_78BD_642F);
+        class_batch(nets, batch_seed, explore, class, threads)
+            .into_iter()
+            .filter(|p| {
+                back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent)) >= checkers
+            })
+            .collect()
+    })
+}
+
+/// How many checkers `side` has back: on its bar or in the other side's home board.
+pub fn back_checkers(position: &Position, side: Side) -> u8 {
+    position.side(side)[18..].iter().sum()
+}
+
 /// How many pips apart the two sides' pip counts are.
 fn pip_difference(position: &Position) -> u32 {
     position
@@ -251,11 +281,14 @@ pub enum Bases {
     /// Races whose pip counts differ by at most this many pips, as [`sample_close_races`]
     /// keeps them.
     CloseRaces(u32),
+    /// The positions of one net class where a side has at least `checkers` checkers back, as
+    /// [`sample_back_games`] keeps them.
+    BackGames { class: NetClass, checkers: u8 },
 }
 
 /// `count` self-play positions of `bases`: by [`sample_positions`],
-/// [`sample_positions_of_class`], [`sample_early_positions`], [`sample_gammonish_positions`]
-/// or [`sample_close_races`].
+/// [`sample_positions_of_class`], [`sample_early_positions`], [`sample_gammonish_positions`],
+/// [`sample_close_races`] or [`sample_back_games`].
 pub fn sample_bases(
     nets: &Arc<Nets>,
     count: usize,
@@ -277,6 +310,9 @@ pub fn sample_bases(
         }
         Bases::CloseRaces(max_difference) => {
             sample_close_races(nets, count, seed, explore, max_difference, threads)
+        }
+        Bases::BackGames { class, checkers } => {
+            sample_back_games(nets, count, seed, explore, class, checkers, threads)
         }
     }
 }
@@ -770,6 +806,54 @@ mod tests {
             positions,
             sample_bases(&nets, 60, 4, 0.1, Bases::CloseRaces(8), 2)
         );
+    }
+
+    #[test]
+    fn back_games_have_a_side_with_checkers_back() {
+        let nets = Arc::new(Nets::embedded());
+        let positions = sample_back_games(&nets, 40, 6, 0.1, NetClass::Crashed, 3, 2);
+        assert_eq!(positions.len(), 40);
+        for p in &positions {
+            assert_eq!(classify(p), PositionClass::Crashed);
+            let back = back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent));
+            assert!(back >= 3, "{back} back");
+        }
+        // In plain crashed self-play most positions have no side three checkers back.
+        let crashed = sample_positions_of_class(&nets, 200, 6, 0.1, NetClass::Crashed, 2);
+        let back = crashed
+            .iter()
+            .filter(|p| back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent)) >= 3)
+            .count();
+        assert!(back < 100, "{back} of 200 crashed positions back games");
+        assert_eq!(
+            positions,
+            sample_back_games(&nets, 40, 6, 0.1, NetClass::Crashed, 3, 1),
+            "deterministic whatever the threads"
+        );
+        let class = NetClass::Crashed;
+        assert_eq!(
+            positions,
+            sample_bases(
+                &nets,
+                40,
+                6,
+                0.1,
+                Bases::BackGames { class, checkers: 3 },
+                2
+            )
+        );
+        // Back checkers count the bar and the other side's home board, nothing nearer.
+        let mut player = [0u8; 25];
+        player[24] = 1; // on the bar
+        player[18] = 2; // the other side's 6-point
+        player[17] = 4; // its bar point: not back
+        player[0] = 8;
+        let mut opponent = [0u8; 25];
+        opponent[20] = 1; // the player's 4-point, from the opponent's side
+        opponent[0] = 14;
+        let p = Position::from_sides(&player, &opponent).unwrap();
+        assert_eq!(back_checkers(&p, Side::Player), 3);
+        assert_eq!(back_checkers(&p, Side::Opponent), 1);
     }
 
     #[test]
