@@ -129,9 +129,22 @@ pub fn sample_positions_of_class(
     class: NetClass,
     threads: usize,
 ) -> Vec<Position> {
-    in_batches(count, 2_000, |batch, _| {
-        let batch_seed = seed ^ (batch + 1).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    seeded_batches(count, seed, 0xD1B5_4A32_D192_ED03, |batch_seed| {
         class_batch(nets, batch_seed, explore, class, threads)
+    })
+}
+
+/// [`in_batches`] of at most 2,000 batches, batch b made by `batch` from a seed of its own:
+/// `seed` mixed with b and the sampler's `salt` (so that two samplers given one seed play other
+/// games).
+fn seeded_batches(
+    count: usize,
+    seed: u64,
+    salt: u64,
+    mut batch: impl FnMut(u64) -> Vec<Position>,
+) -> Vec<Position> {
+    in_batches(count, 2_000, |b, _| {
+        batch(seed ^ (b + 1).wrapping_mul(salt))
     })
 }
 
@@ -169,8 +182,7 @@ pub fn sample_gammonish_positions(
     threads: usize,
 ) -> Vec<Position> {
     let in_doubt = |g: f32| (GAMMON_IN_DOUBT..=1.0 - GAMMON_IN_DOUBT).contains(&g);
-    in_batches(count, 2_000, |batch, _| {
-        let batch_seed = seed ^ (batch + 1).wrapping_mul(0x8BB8_4B93_962E_ACC9);
+    seeded_batches(count, seed, 0x8BB8_4B93_962E_ACC9, |batch_seed| {
         let of_class = class_batch(nets, batch_seed, explore, class, threads);
         let keep = parallel_map(
             of_class.len(),
@@ -202,12 +214,10 @@ pub fn sample_close_races(
     max_difference: u32,
     threads: usize,
 ) -> Vec<Position> {
-    in_batches(count, 2_000, |batch, _| {
-        let batch_seed = seed ^ (batch + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        class_batch(nets, batch_seed, explore, NetClass::Race, threads)
-            .into_iter()
-            .filter(|p| classify(p) == PositionClass::Race && pip_difference(p) <= max_difference)
-            .collect()
+    seeded_batches(count, seed, 0x9E37_79B9_7F4A_7C15, |batch_seed| {
+        let mut races = class_batch(nets, batch_seed, explore, NetClass::Race, threads);
+        races.retain(|p| classify(p) == PositionClass::Race && pip_difference(p) <= max_difference);
+        races
     })
 }
 
@@ -225,14 +235,12 @@ pub fn sample_back_games(
     checkers: u8,
     threads: usize,
 ) -> Vec<Position> {
-    in_batches(count, 2_000, |batch, _| {
-        let batch_seed = seed ^ (batch + 1).wrapping_mul(0xA076_1D64_78BD_642F);
-        class_batch(nets, batch_seed, explore, class, threads)
-            .into_iter()
-            .filter(|p| {
-                back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent)) >= checkers
-            })
-            .collect()
+    seeded_batches(count, seed, 0xA076_1D64_78BD_642F, |batch_seed| {
+        let mut positions = class_batch(nets, batch_seed, explore, class, threads);
+        positions.retain(|p| {
+            back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent)) >= checkers
+        });
+        positions
     })
 }
 
