@@ -5,11 +5,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
+use cubeful_engine::eval::class::classify;
 use cubeful_engine::eval::nn::NetClass;
-use cubeful_engine::eval::Nets;
+use cubeful_engine::eval::{net_class, Nets};
 use cubeful_train::adam::AdamParams;
 use cubeful_train::backprop::Loss;
 use cubeful_train::dataset::{self, Example};
+use cubeful_train::depth;
 use cubeful_train::duel::{self, DuelConfig};
 use cubeful_train::minibatch::{self, MinibatchConfig, Schedule, Selection};
 use cubeful_train::players::{PlayerData, PlayerSpec};
@@ -41,6 +43,42 @@ pub enum What {
     /// equity difference, target minus reference, by the class of each position (races and pure
     /// bearoffs apart, then together as the race net judges them).
     Compare(CompareArgs),
+    /// The depth trial: nets of the given hidden layers (one or more) trained from random
+    /// weights on the examples of one class, the held-out figures printed after every epoch, to
+    /// compare shapes on equal terms (nothing is saved; docs/TRAINING.md, round adam29).
+    Depth(DepthArgs),
+}
+
+#[derive(clap::Args)]
+pub struct DepthArgs {
+    /// Folders of data files (every *.bin in each), as `train label` writes them.
+    #[arg(long, value_name = "DIR", required = true)]
+    data_dir: Vec<PathBuf>,
+    /// The class whose examples train the net.
+    #[arg(long, value_enum)]
+    class: ClassArg,
+    /// The hidden layers' sizes, input side first (`256` or `256,32`), each 1 to 1024.
+    #[arg(long, value_delimiter = ',', required = true, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    hidden: Vec<u32>,
+    /// At most this many of the class's examples, the first in the folders' order (the
+    /// held-out share included).
+    #[arg(long, value_parser = crate::options::count(1, 100_000_000))]
+    max_examples: Option<usize>,
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    epochs: u32,
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    batch: u32,
+    /// Initial learning rate, falling along half a cosine wave to a twentieth of it.
+    #[arg(long, default_value_t = 0.001, value_parser = rate)]
+    alpha: f32,
+    #[arg(long, value_enum, default_value_t = LossArg::Mse)]
+    loss: LossArg,
+    /// Share of the examples held out, picked by a hash of the position.
+    #[arg(long, default_value_t = 0.05, value_parser = share)]
+    validation: f64,
+    /// Seed of the weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
 
 #[derive(clap::Args)]
@@ -496,7 +534,51 @@ pub fn run(what: &What) -> Result<()> {
         What::Prune(args) => run_prune(args),
         What::Hard(args) => run_hard(args),
         What::Compare(args) => run_compare(args),
+        What::Depth(args) => run_depth(args),
     }
+}
+
+fn run_depth(args: &DepthArgs) -> Result<()> {
+    let class = NetClass::from(args.class);
+    let mut examples = load_examples(&[], &args.data_dir, "depth")?;
+    examples.retain(|e| net_class(classify(&e.position)) == Some(class));
+    examples.truncate(args.max_examples.unwrap_or(usize::MAX));
+    let (train, held_out) = minibatch::split_validation(&examples, args.validation);
+    if train.is_empty() || held_out.is_empty() {
+        anyhow::bail!(
+            "depth: {} {} examples are too few to train on and hold some out",
+            examples.len(),
+            class.name()
+        );
+    }
+    let config = depth::DepthConfig {
+        hidden: args.hidden.iter().map(|&n| n as usize).collect(),
+        epochs: args.epochs as usize,
+        batch: args.batch as usize,
+        alpha: args.alpha,
+        schedule: Schedule::Cosine {
+            end: args.alpha / 20.0,
+        },
+        loss: args.loss.into(),
+        seed: args.seed,
+    };
+    eprintln!(
+        "depth: {} net, hidden layers {:?}, {} training and {} held-out examples",
+        class.name(),
+        config.hidden,
+        train.len(),
+        held_out.len()
+    );
+    depth::train(class, &train, &held_out, &config, |e| {
+        let train_loss = e
+            .train_loss
+            .map_or_else(|| "-".to_string(), |l| format!("{l:.5}"));
+        println!(
+            "epoch {}/{}, alpha {:.6}, train loss {train_loss}, held-out loss {:.5}, equity RMSE {:.5} ({:.0} s)",
+            e.epoch, config.epochs, e.alpha, e.held_out_loss, e.equity_rmse, e.seconds
+        );
+    });
+    Ok(())
 }
 
 fn run_compare(args: &CompareArgs) -> Result<()> {

@@ -828,6 +828,63 @@ fn train_hard_keeps_the_examples_the_nets_misjudge() {
 }
 
 #[test]
+fn train_depth_trains_a_net_of_two_hidden_layers_and_prints_every_epoch() {
+    let (dir, [data]) = fresh_folders("depth", ["data"]);
+    let d = data.to_str().unwrap();
+    train_label_one_chunk(&[
+        "--dir",
+        d,
+        "--class",
+        "contact",
+        "--chunk-positions",
+        "200",
+        "--plies",
+        "0",
+    ]);
+    let args = [
+        "train",
+        "depth",
+        "--data-dir",
+        d,
+        "--class",
+        "contact",
+        "--hidden",
+        "8,4",
+    ];
+    let text = stdout(&[&args[..], &["--epochs", "2", "--validation", "0.2"]].concat());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (epoch, line) in lines.iter().enumerate() {
+        assert!(line.starts_with(&format!("epoch {epoch}/2,")), "{text}");
+        assert!(
+            line.contains("held-out loss") && line.contains("equity RMSE"),
+            "{text}"
+        );
+    }
+    // No race in the folder: nothing to train on.
+    let race = [
+        "train",
+        "depth",
+        "--data-dir",
+        d,
+        "--class",
+        "race",
+        "--hidden",
+        "8",
+    ];
+    let out = run(&race);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("0 race examples are too few"), "{err}");
+    assert!(!err.contains("panicked") && out.stdout.is_empty(), "{err}");
+    assert_refused(
+        &[&args[..4], &["--class", "contact", "--hidden", "0"]].concat(),
+        "--hidden",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
     let (dir, [zero, one]) = fresh_folders("compare", ["zero", "one"]);
     let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());

@@ -54,7 +54,11 @@ impl Loss {
     /// The derivatives of the loss with respect to the pre-activations of the outputs `out`,
     /// whose targets are `target`.
     #[inline]
-    fn output_deltas(self, out: &[f32; OUTPUTS], target: &[f32; OUTPUTS]) -> [f32; OUTPUTS] {
+    pub(crate) fn output_deltas(
+        self,
+        out: &[f32; OUTPUTS],
+        target: &[f32; OUTPUTS],
+    ) -> [f32; OUTPUTS] {
         let de = match self {
             Loss::SquaredErrorEquity => equity_error(out, target) as f32,
             _ => 0.0,

@@ -21,6 +21,7 @@ pub mod compare;
 pub mod cube_levels;
 pub mod dataset;
 pub mod decisions;
+pub mod depth;
 pub mod duel;
 pub mod minibatch;
 pub mod players;

@@ -1,0 +1,407 @@
+//! The depth trial: perceptrons with one or more hidden layers of sigmoid units, trained from
+//! random weights on the examples of one net class, to learn whether a second hidden layer pays
+//! before the engine's evaluator and net files carry one (docs/TRAINING.md, round adam29).
+//!
+//! Every net of the engine has one hidden layer; rounds adam19–adam21 and adam27 found its
+//! contact and crashed nets lagging their own 2-ply teacher whatever the data and the width.
+//! [`train`] fits nets of any shape on the same examples with the same optimiser (Adam,
+//! mini-batches, a cosine schedule, [`Loss`]) and reports each epoch's held-out figures, so two
+//! shapes compare on equal terms. The trial's nets are not saved: they answer a question.
+
+use std::time::Instant;
+
+use cubeful_engine::eval::encode_inputs;
+use cubeful_engine::eval::inputs::CONTACT_INPUTS;
+use cubeful_engine::eval::nn::{sigmoid, NetClass, OUTPUTS};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::adam::{Adam, AdamParams};
+use crate::backprop::Loss;
+use crate::dataset::Example;
+use crate::minibatch::Schedule;
+
+/// A perceptron: `sizes[0]` inputs, hidden layers of `sizes[1..n − 1]` sigmoid units, and
+/// [`OUTPUTS`] sigmoid outputs. Layer `l` maps `sizes[l]` values to `sizes[l + 1]`; its weights
+/// are input-major (for each input its outgoing weights), then its biases, all layers in one
+/// vector so that one [`Adam`] state steps them all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mlp {
+    sizes: Vec<usize>,
+    params: Vec<f32>,
+}
+
+impl Mlp {
+    /// A net of `inputs` inputs and the given hidden layers, its weights drawn uniformly from
+    /// ±√(6 / (fan-in + fan-out)) of each layer (Glorot's scale), biases zero; deterministic for
+    /// a seed.
+    ///
+    /// # Panics
+    /// If a layer has no units.
+    pub fn random(inputs: usize, hidden: &[usize], seed: u64) -> Mlp {
+        let mut sizes = vec![inputs];
+        sizes.extend_from_slice(hidden);
+        sizes.push(OUTPUTS);
+        assert!(sizes.iter().all(|&n| n > 0), "a layer without units");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut params = Vec::new();
+        for pair in sizes.windows(2) {
+            let (n_in, n_out) = (pair[0], pair[1]);
+            let scale = (6.0 / (n_in + n_out) as f32).sqrt();
+            params.extend((0..n_in * n_out).map(|_| rng.gen_range(-scale..scale)));
+            params.extend(std::iter::repeat_n(0.0, n_out));
+        }
+        Mlp { sizes, params }
+    }
+
+    /// Inputs, the hidden layers' sizes, outputs.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// Number of weights and biases.
+    pub fn parameter_count(&self) -> usize {
+        self.params.len()
+    }
+
+    /// Each layer's (number of inputs, number of outputs, offset of its weights in the
+    /// parameters); its biases follow its weights.
+    fn layers(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        self.sizes.windows(2).scan(0, |offset, pair| {
+            let layer = (pair[0], pair[1], *offset);
+            *offset += pair[0] * pair[1] + pair[1];
+            Some(layer)
+        })
+    }
+
+    /// Evaluates the net on inputs `x`, leaving every layer's activations in `acts` (the inputs
+    /// first, the outputs last), and returns the outputs. Zero inputs cost nothing (most of a
+    /// position's are zero).
+    pub fn forward(&self, x: &[f32], acts: &mut Activations) -> [f32; OUTPUTS] {
+        assert_eq!(x.len(), self.sizes[0], "inputs of another size");
+        acts.values.resize(self.sizes.len(), Vec::new());
+        acts.values[0].clear();
+        acts.values[0].extend_from_slice(x);
+        for (l, (n_in, n_out, offset)) in self.layers().enumerate() {
+            let (before, after) = acts.values.split_at_mut(l + 1);
+            let (input, out) = (&before[l], &mut after[0]);
+            let w = &self.params[offset..offset + n_in * n_out];
+            out.clear();
+            out.extend_from_slice(&self.params[offset + n_in * n_out..][..n_out]);
+            for (&a, row) in input.iter().zip(w.chunks_exact(n_out)) {
+                if a != 0.0 {
+                    for (z, &wij) in out.iter_mut().zip(row) {
+                        *z += a * wij;
+                    }
+                }
+            }
+            for z in out.iter_mut() {
+                *z = sigmoid(*z);
+            }
+        }
+        let last = acts.values.last().expect("an output layer");
+        std::array::from_fn(|o| last[o])
+    }
+
+    /// Adds the gradient of `loss` at the example whose activations [`Mlp::forward`] left in
+    /// `acts` and whose target is `target` to `grad` (as long as the parameters).
+    fn accumulate(
+        &self,
+        acts: &mut Activations,
+        target: &[f32; OUTPUTS],
+        loss: Loss,
+        grad: &mut [f32],
+    ) {
+        let out = acts.values.last().expect("an output layer");
+        let out: [f32; OUTPUTS] = std::array::from_fn(|o| out[o]);
+        acts.delta.clear();
+        acts.delta
+            .extend_from_slice(&loss.output_deltas(&out, target));
+        let layers: Vec<_> = self.layers().collect();
+        for (l, &(n_in, n_out, offset)) in layers.iter().enumerate().rev() {
+            let input = &acts.values[l];
+            let (gw, gb) = grad[offset..offset + n_in * n_out + n_out].split_at_mut(n_in * n_out);
+            for (g, &d) in gb.iter_mut().zip(&acts.delta) {
+                *g += d;
+            }
+            for (&a, row) in input.iter().zip(gw.chunks_exact_mut(n_out)) {
+                if a != 0.0 {
+                    for (g, &d) in row.iter_mut().zip(&acts.delta) {
+                        *g += a * d;
+                    }
+                }
+            }
+            if l > 0 {
+                // The deltas of the layer below: back through the weights and its sigmoids.
+                let w = &self.params[offset..offset + n_in * n_out];
+                acts.below.clear();
+                acts.below
+                    .extend(input.iter().zip(w.chunks_exact(n_out)).map(|(&a, row)| {
+                        let back: f32 = row.iter().zip(&acts.delta).map(|(&w, &d)| w * d).sum();
+                        back * a * (1.0 - a)
+                    }));
+                std::mem::swap(&mut acts.delta, &mut acts.below);
+            }
+        }
+    }
+}
+
+/// Scratch space of [`Mlp::forward`] and the gradient: every layer's activations and the deltas
+/// going back.
+#[derive(Clone, Debug, Default)]
+pub struct Activations {
+    values: Vec<Vec<f32>>,
+    delta: Vec<f32>,
+    below: Vec<f32>,
+}
+
+/// Settings of a depth-trial run.
+#[derive(Clone, Debug)]
+pub struct DepthConfig {
+    /// The hidden layers' sizes, input side first.
+    pub hidden: Vec<usize>,
+    pub epochs: usize,
+    /// Examples per mini-batch (at least 1).
+    pub batch: usize,
+    pub alpha: f32,
+    pub schedule: Schedule,
+    pub loss: Loss,
+    /// Seed of the weights and the shuffles.
+    pub seed: u64,
+}
+
+/// The figures of one epoch (epoch 0: the random net).
+#[derive(Clone, Copy, Debug)]
+pub struct DepthEpoch {
+    pub epoch: usize,
+    /// The learning rate at the epoch's end.
+    pub alpha: f32,
+    /// Mean loss per training example during the epoch (`None` for epoch 0).
+    pub train_loss: Option<f64>,
+    /// Mean loss per held-out example after the epoch.
+    pub held_out_loss: f64,
+    /// Root mean squared error of the raw outputs' cubeless equity on the held-out examples.
+    pub equity_rmse: f64,
+    /// Seconds since the start.
+    pub seconds: f64,
+}
+
+/// The examples of one class with their inputs computed once: `inputs` values an example.
+struct Encoded {
+    inputs: usize,
+    x: Vec<f32>,
+    targets: Vec<[f32; OUTPUTS]>,
+}
+
+impl Encoded {
+    fn new(class: NetClass, examples: &[Example]) -> Encoded {
+        let mut buf = [0.0f32; CONTACT_INPUTS];
+        let inputs = encode_inputs(class, &cubeful_engine::Position::starting(), &mut buf).len();
+        let mut x = Vec::with_capacity(examples.len() * inputs);
+        for e in examples {
+            x.extend_from_slice(encode_inputs(class, &e.position, &mut buf));
+        }
+        let targets = examples.iter().map(|e| e.target.to_array()).collect();
+        Encoded { inputs, x, targets }
+    }
+
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    fn x(&self, i: usize) -> &[f32] {
+        &self.x[i * self.inputs..(i + 1) * self.inputs]
+    }
+
+    /// Mean loss and equity RMSE of `net` on these examples.
+    fn measure(&self, net: &Mlp, loss: Loss) -> (f64, f64) {
+        let mut acts = Activations::default();
+        let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        for i in 0..self.len() {
+            let out = net.forward(self.x(i), &mut acts);
+            sum += loss.value(&out, &self.targets[i]);
+            let d = f64::from(equity(&out) - equity(&self.targets[i]));
+            squares += d * d;
+        }
+        let n = self.len().max(1) as f64;
+        (sum / n, (squares / n).sqrt())
+    }
+}
+
+/// The cubeless equity of five chances (gammons include backgammons).
+fn equity(p: &[f32; OUTPUTS]) -> f32 {
+    2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
+}
+
+/// Trains a net of `config`'s shape from random weights on `train` (examples of `class`), one
+/// thread, reporting the held-out figures on `held_out` after every epoch (and before the
+/// first) to `report`; returns the net of the last epoch. Deterministic for a seed.
+pub fn train(
+    class: NetClass,
+    train: &[Example],
+    held_out: &[Example],
+    config: &DepthConfig,
+    mut report: impl FnMut(&DepthEpoch),
+) -> Mlp {
+    let start = Instant::now();
+    let (train, held_out) = (Encoded::new(class, train), Encoded::new(class, held_out));
+    let mut net = Mlp::random(train.inputs, &config.hidden, config.seed);
+    let mut adam = Adam::new(net.parameter_count(), AdamParams::default());
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5EED);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let batch = config.batch.max(1);
+    let steps = config.epochs * train.len().div_ceil(batch);
+    let (mut grad, mut acts, mut step, mut alpha) = (
+        vec![0.0f32; net.parameter_count()],
+        Activations::default(),
+        0,
+        config.alpha,
+    );
+    let figures = |net: &Mlp, epoch, alpha, train_loss| {
+        let (held_out_loss, equity_rmse) = held_out.measure(net, config.loss);
+        DepthEpoch {
+            epoch,
+            alpha,
+            train_loss,
+            held_out_loss,
+            equity_rmse,
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    };
+    report(&figures(&net, 0, 0.0, None));
+    for epoch in 1..=config.epochs {
+        order.shuffle(&mut rng);
+        let mut sum = 0.0f64;
+        for chunk in order.chunks(batch) {
+            grad.fill(0.0);
+            for &i in chunk {
+                let out = net.forward(train.x(i), &mut acts);
+                sum += config.loss.value(&out, &train.targets[i]);
+                net.accumulate(&mut acts, &train.targets[i], config.loss, &mut grad);
+            }
+            let scale = 1.0 / chunk.len() as f32;
+            grad.iter_mut().for_each(|g| *g *= scale);
+            alpha = config.schedule.alpha(config.alpha, epoch, step, steps);
+            adam.step(&mut net.params, &grad, alpha);
+            step += 1;
+        }
+        let train_loss = sum / train.len().max(1) as f64;
+        report(&figures(&net, epoch, alpha, Some(train_loss)));
+    }
+    net
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The gradient `accumulate` adds, against central differences of the loss.
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let mut net = Mlp::random(7, &[5, 4], 3);
+        // Non-zero biases, so that they matter to the check.
+        for (k, p) in net.params.iter_mut().enumerate() {
+            *p += 0.01 * (k % 7) as f32;
+        }
+        let x = [0.5, 0.0, 1.0, 0.25, 0.0, 2.0, 0.75];
+        let target = [0.6, 0.2, 0.01, 0.1, 0.0];
+        for loss in [
+            Loss::CrossEntropy,
+            Loss::SquaredError,
+            Loss::SquaredErrorEquity,
+        ] {
+            let mut acts = Activations::default();
+            let mut grad = vec![0.0f32; net.parameter_count()];
+            net.forward(&x, &mut acts);
+            net.accumulate(&mut acts, &target, loss, &mut grad);
+            let mut checked = 0;
+            for (k, &analytic) in grad.iter().enumerate() {
+                let h = 1e-2f32;
+                let at = |delta: f32| {
+                    let mut moved = net.clone();
+                    moved.params[k] += delta;
+                    let out = moved.forward(&x, &mut Activations::default());
+                    loss.value(&out, &target)
+                };
+                let numeric = (at(h) - at(-h)) / (2.0 * f64::from(h));
+                let analytic = f64::from(analytic);
+                assert!(
+                    (numeric - analytic).abs() <= 2e-3 * (1.0 + numeric.abs()),
+                    "{loss:?} parameter {k}: numeric {numeric}, analytic {analytic}"
+                );
+                checked += usize::from(analytic != 0.0);
+            }
+            // Zero inputs have zero gradients; everything else moves.
+            assert!(checked > net.parameter_count() / 2, "{checked}");
+        }
+    }
+
+    /// Both shapes learn the embedded contact net's own chances on self-play positions: the
+    /// held-out loss falls far below the random net's, and a run is repeatable.
+    #[test]
+    fn training_fits_held_out_examples() {
+        use std::sync::Arc;
+
+        use cubeful_engine::eval::{Evaluator, Nets};
+
+        let nets = Arc::new(Nets::embedded());
+        let positions =
+            crate::supervised::sample_positions_of_class(&nets, 600, 8, 0.1, NetClass::Contact, 2);
+        let mut evaluator = Evaluator::new(nets);
+        let examples: Vec<Example> = positions
+            .iter()
+            .map(|&position| Example {
+                position,
+                target: evaluator.evaluate(&position),
+            })
+            .collect();
+        let (train_set, held_out) = examples.split_at(500);
+        for hidden in [vec![16], vec![16, 8]] {
+            let config = DepthConfig {
+                hidden,
+                epochs: 30,
+                batch: 16,
+                alpha: 0.003,
+                schedule: Schedule::Cosine { end: 0.0001 },
+                loss: Loss::SquaredError,
+                seed: 4,
+            };
+            let mut epochs = Vec::new();
+            let net = train(NetClass::Contact, train_set, held_out, &config, |e| {
+                epochs.push(*e)
+            });
+            assert_eq!(epochs.len(), 31);
+            let (first, last) = (epochs[0], epochs[30]);
+            assert!(
+                last.held_out_loss < first.held_out_loss / 5.0,
+                "{:?}: {} → {}",
+                config.hidden,
+                first.held_out_loss,
+                last.held_out_loss
+            );
+            assert!(
+                last.equity_rmse < first.equity_rmse / 2.0,
+                "{} → {}",
+                first.equity_rmse,
+                last.equity_rmse
+            );
+            let again = train(NetClass::Contact, train_set, held_out, &config, |_| {});
+            assert_eq!(net, again, "deterministic");
+        }
+    }
+
+    #[test]
+    fn shapes_and_layers() {
+        let net = Mlp::random(10, &[8, 3], 1);
+        assert_eq!(net.sizes(), &[10, 8, 3, OUTPUTS]);
+        assert_eq!(
+            net.parameter_count(),
+            10 * 8 + 8 + 8 * 3 + 3 + 3 * OUTPUTS + OUTPUTS
+        );
+        let layers: Vec<_> = net.layers().collect();
+        assert_eq!(layers, [(10, 8, 0), (8, 3, 88), (3, OUTPUTS, 115)]);
+        assert_eq!(net, Mlp::random(10, &[8, 3], 1), "deterministic");
+        assert_ne!(net, Mlp::random(10, &[8, 3], 2));
+    }
+}
