@@ -29,6 +29,9 @@ use crate::minibatch::Schedule;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mlp {
     sizes: Vec<usize>,
+    /// Each layer's (number of inputs, number of outputs, offset of its weights in `params`);
+    /// its biases follow its weights.
+    layers: Vec<(usize, usize, usize)>,
     params: Vec<f32>,
 }
 
@@ -45,14 +48,19 @@ impl Mlp {
         sizes.push(OUTPUTS);
         assert!(sizes.iter().all(|&n| n > 0), "a layer without units");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let mut params = Vec::new();
+        let (mut params, mut layers) = (Vec::new(), Vec::new());
         for pair in sizes.windows(2) {
             let (n_in, n_out) = (pair[0], pair[1]);
+            layers.push((n_in, n_out, params.len()));
             let scale = (6.0 / (n_in + n_out) as f32).sqrt();
             params.extend((0..n_in * n_out).map(|_| rng.gen_range(-scale..scale)));
             params.extend(std::iter::repeat_n(0.0, n_out));
         }
-        Mlp { sizes, params }
+        Mlp {
+            sizes,
+            layers,
+            params,
+        }
     }
 
     /// Inputs, the hidden layers' sizes, outputs.
@@ -65,16 +73,6 @@ impl Mlp {
         self.params.len()
     }
 
-    /// Each layer's (number of inputs, number of outputs, offset of its weights in the
-    /// parameters); its biases follow its weights.
-    fn layers(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-        self.sizes.windows(2).scan(0, |offset, pair| {
-            let layer = (pair[0], pair[1], *offset);
-            *offset += pair[0] * pair[1] + pair[1];
-            Some(layer)
-        })
-    }
-
     /// Evaluates the net on inputs `x`, leaving every layer's activations in `acts` (the inputs
     /// first, the outputs last), and returns the outputs. Zero inputs cost nothing (most of a
     /// position's are zero).
@@ -83,7 +81,7 @@ impl Mlp {
         acts.values.resize(self.sizes.len(), Vec::new());
         acts.values[0].clear();
         acts.values[0].extend_from_slice(x);
-        for (l, (n_in, n_out, offset)) in self.layers().enumerate() {
+        for (l, &(n_in, n_out, offset)) in self.layers.iter().enumerate() {
             let (before, after) = acts.values.split_at_mut(l + 1);
             let (input, out) = (&before[l], &mut after[0]);
             let w = &self.params[offset..offset + n_in * n_out];
@@ -118,8 +116,7 @@ impl Mlp {
         acts.delta.clear();
         acts.delta
             .extend_from_slice(&loss.output_deltas(&out, target));
-        let layers: Vec<_> = self.layers().collect();
-        for (l, &(n_in, n_out, offset)) in layers.iter().enumerate().rev() {
+        for (l, &(n_in, n_out, offset)) in self.layers.iter().enumerate().rev() {
             let input = &acts.values[l];
             let (gw, gb) = grad[offset..offset + n_in * n_out + n_out].split_at_mut(n_in * n_out);
             for (g, &d) in gb.iter_mut().zip(&acts.delta) {
@@ -399,8 +396,7 @@ mod tests {
             net.parameter_count(),
             10 * 8 + 8 + 8 * 3 + 3 + 3 * OUTPUTS + OUTPUTS
         );
-        let layers: Vec<_> = net.layers().collect();
-        assert_eq!(layers, [(10, 8, 0), (8, 3, 88), (3, OUTPUTS, 115)]);
+        assert_eq!(net.layers, [(10, 8, 0), (8, 3, 88), (3, OUTPUTS, 115)]);
         assert_eq!(net, Mlp::random(10, &[8, 3], 1), "deterministic");
         assert_ne!(net, Mlp::random(10, &[8, 3], 2));
     }
