@@ -9,8 +9,9 @@
 # (default 0.001), cosine, squared error (training/fine-tune.sh), then the pruning race net;
 # BASE's other nets. ARGS adds arguments to train supervised (e.g. "--race-loss mse-equity").
 # CLOSE (default 0; round adam28) adds the first CLOSE chunks of close races at adam27a's 2-ply
-# (training/label2p-closerace-a27a).
-# Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P; CLOSE; EPOCHS; ALPHA;
+# (training/label2p-closerace-a27a). HIDDEN (default 128; round adam29) is the race net's width
+# (BASE's is widened to it).
+# Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P; CLOSE; HIDDEN; EPOCHS; ALPHA;
 # ARGS; PRUNE; THREADS; CLI)
 set -e
 cd "$(dirname "$0")/.."
@@ -34,7 +35,7 @@ take training/rollout-race-a22c 190 ro-race-a22c
 take training/rollout-gammonish-a24a 100 ro-gammonish
 take training/rollout-racecand-a24a 60 ro-racecand
 take training/rollout-races-r1 57 ro-races-r1
-EPOCHS=${EPOCHS:-30} ALPHA=${ALPHA:-0.001} ARGS="--hidden-race 128 ${ARGS:-}" \
+EPOCHS=${EPOCHS:-30} ALPHA=${ALPHA:-0.001} ARGS="--hidden-race ${HIDDEN:-128} ${ARGS:-}" \
     training/fine-tune.sh race "$BASE" "$WORK/data" "$WORK/nets"
 mkdir -p "$OUT"
 for n in contact crashed prune-contact prune-crashed; do cp "$BASE/$n.net" "$OUT/"; done
