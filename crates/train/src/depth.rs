@@ -10,9 +10,9 @@
 
 use std::time::Instant;
 
-use cubeful_engine::eval::encode_inputs;
-use cubeful_engine::eval::inputs::CONTACT_INPUTS;
+use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
 use cubeful_engine::eval::nn::{sigmoid, NetClass, OUTPUTS};
+use cubeful_engine::eval::{encode_inputs, Probabilities};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -193,8 +193,11 @@ struct Encoded {
 
 impl Encoded {
     fn new(class: NetClass, examples: &[Example]) -> Encoded {
-        let mut buf = [0.0f32; CONTACT_INPUTS];
-        let inputs = encode_inputs(class, &cubeful_engine::Position::starting(), &mut buf).len();
+        let inputs = match class {
+            NetClass::Contact | NetClass::Crashed => CONTACT_INPUTS,
+            NetClass::Race => RACE_INPUTS,
+        };
+        let mut buf = vec![0.0f32; CONTACT_INPUTS.max(RACE_INPUTS)];
         let mut x = Vec::with_capacity(examples.len() * inputs);
         for e in examples {
             x.extend_from_slice(encode_inputs(class, &e.position, &mut buf));
@@ -215,6 +218,7 @@ impl Encoded {
     fn measure(&self, net: &Mlp, loss: Loss) -> (f64, f64) {
         let mut acts = Activations::default();
         let (mut sum, mut squares) = (0.0f64, 0.0f64);
+        let equity = |p: &[f32; OUTPUTS]| Probabilities::from_array(*p).equity();
         for i in 0..self.len() {
             let out = net.forward(self.x(i), &mut acts);
             sum += loss.value(&out, &self.targets[i]);
@@ -224,11 +228,6 @@ impl Encoded {
         let n = self.len().max(1) as f64;
         (sum / n, (squares / n).sqrt())
     }
-}
-
-/// The cubeless equity of five chances (gammons include backgammons).
-fn equity(p: &[f32; OUTPUTS]) -> f32 {
-    2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4]
 }
 
 /// Trains a net of `config`'s shape from random weights on `train` (examples of `class`), one
