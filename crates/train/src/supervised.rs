@@ -237,9 +237,7 @@ pub fn sample_back_games(
 ) -> Vec<Position> {
     seeded_batches(count, seed, 0xA076_1D64_78BD_642F, |batch_seed| {
         let mut positions = class_batch(nets, batch_seed, explore, class, threads);
-        positions.retain(|p| {
-            back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent)) >= checkers
-        });
+        positions.retain(|p| most_back(p) >= checkers);
         positions
     })
 }
@@ -247,6 +245,11 @@ pub fn sample_back_games(
 /// How many checkers `side` has back: on its bar or in the other side's home board.
 pub fn back_checkers(position: &Position, side: Side) -> u8 {
     position.side(side)[18..].iter().sum()
+}
+
+/// The most checkers back of either side ([`back_checkers`]).
+fn most_back(position: &Position) -> u8 {
+    back_checkers(position, Side::Player).max(back_checkers(position, Side::Opponent))
 }
 
 /// How many pips apart the two sides' pip counts are.
@@ -823,15 +826,11 @@ mod tests {
         assert_eq!(positions.len(), 40);
         for p in &positions {
             assert_eq!(classify(p), PositionClass::Crashed);
-            let back = back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent));
-            assert!(back >= 3, "{back} back");
+            assert!(most_back(p) >= 3, "{} back", most_back(p));
         }
         // In plain crashed self-play most positions have no side three checkers back.
         let crashed = sample_positions_of_class(&nets, 200, 6, 0.1, NetClass::Crashed, 2);
-        let back = crashed
-            .iter()
-            .filter(|p| back_checkers(p, Side::Player).max(back_checkers(p, Side::Opponent)) >= 3)
-            .count();
+        let back = crashed.iter().filter(|p| most_back(p) >= 3).count();
         assert!(back < 100, "{back} of 200 crashed positions back games");
         assert_eq!(
             positions,
