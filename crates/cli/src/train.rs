@@ -16,6 +16,7 @@ use cubeful_train::duel::{self, DuelConfig};
 use cubeful_train::minibatch::{self, MinibatchConfig, Schedule, Selection};
 use cubeful_train::players::{PlayerData, PlayerSpec};
 use cubeful_train::rollout_labels;
+use cubeful_train::sampling;
 use cubeful_train::supervised::{self, SupervisedConfig};
 use cubeful_train::td::{self, TdConfig};
 
@@ -792,7 +793,7 @@ fn run_sample(args: &SampleArgs) -> Result<()> {
     let nets = args.nets.load()?;
     let start = Instant::now();
     let positions =
-        supervised::sample_positions(&nets, args.positions, args.seed, args.explore, threads);
+        sampling::SelfPlay::new(&nets, args.explore, threads).positions(args.positions, args.seed);
     eprintln!(
         "sample: {} positions from self-play in {}; computing 1-ply targets…",
         positions.len(),
@@ -834,16 +835,16 @@ fn run_label(args: &LabelArgs) -> Result<()> {
     }
     let bases = match (args.class, args.first_plays) {
         (Some(class), _) => match (args.close_races, args.back_checkers) {
-            (Some(pips), _) => supervised::Bases::CloseRaces(pips),
-            (None, Some(checkers)) => supervised::Bases::BackGames {
+            (Some(pips), _) => sampling::Bases::CloseRaces(pips),
+            (None, Some(checkers)) => sampling::Bases::BackGames {
                 class: class.into(),
                 checkers,
             },
-            (None, None) if args.gammonish => supervised::Bases::Gammonish(class.into()),
-            (None, None) => supervised::Bases::Class(class.into()),
+            (None, None) if args.gammonish => sampling::Bases::Gammonish(class.into()),
+            (None, None) => sampling::Bases::Class(class.into()),
         },
-        (None, Some(plies)) => supervised::Bases::FirstPlays(plies as usize),
-        (None, None) => supervised::Bases::All,
+        (None, Some(plies)) => sampling::Bases::FirstPlays(plies as usize),
+        (None, None) => sampling::Bases::All,
     };
     if args.prune && nets.prune.is_none() {
         anyhow::bail!("--prune: the nets have no pruning nets (prune-*.net)");
@@ -880,19 +881,12 @@ fn run_label(args: &LabelArgs) -> Result<()> {
         let positions = match (&old, args.source) {
             (Some(old), _) => old.iter().map(|example| example.position).collect(),
             (None, Source::SelfPlay) => {
-                supervised::sample_bases(&nets, count, seed, args.explore, bases, threads)
+                sampling::SelfPlay::new(&nets, args.explore, threads).bases(count, seed, bases)
             }
-            (None, Source::Candidates) => supervised::candidate_positions(
-                &nets,
-                count,
-                seed,
-                args.explore,
-                bases,
-                CANDIDATES_PER_ROLL,
-                threads,
-            ),
-            (None, Source::Races) => supervised::random_races(count, seed),
-            (None, Source::HoldingGames) => supervised::random_holding_games(count, seed),
+            (None, Source::Candidates) => sampling::SelfPlay::new(&nets, args.explore, threads)
+                .candidates(count, seed, bases, CANDIDATES_PER_ROLL),
+            (None, Source::Races) => sampling::random_races(count, seed),
+            (None, Source::HoldingGames) => sampling::random_holding_games(count, seed),
         };
         let (examples, how) = match args.rollout {
             None => {

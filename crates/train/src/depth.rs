@@ -343,7 +343,7 @@ mod tests {
 
         let nets = Arc::new(Nets::embedded());
         let positions =
-            crate::supervised::sample_positions_of_class(&nets, 600, 8, 0.1, NetClass::Contact, 2);
+            crate::sampling::SelfPlay::new(&nets, 0.1, 2).of_class(600, 8, NetClass::Contact);
         let mut evaluator = Evaluator::new(nets);
         let examples: Vec<Example> = positions
             .iter()

@@ -10,8 +10,11 @@
 //! - [`compare`]: how far one label set's targets are from another's for the same positions.
 //! - [`decisions`]: the checker-play decision benchmark.
 //! - [`cube_levels`]: how well 0-ply cube decisions agree with deeper ones, by cube efficiency.
-//! - [`supervised`]: positions from self-play, 1-ply targets, supervised epochs.
+//! - [`sampling`]: positions to label, from self-play of the nets or made up.
+//! - [`supervised`]: 1-ply and deeper targets, supervised epochs.
 //! - [`minibatch`]: supervised training in mini-batches with Adam, for deeper targets.
+//! - [`depth`]: perceptrons of any number of hidden layers trained from random weights on one
+//!   class's examples, to ask whether a shape pays before the evaluator carries it.
 //! - [`prune`]: the pruning nets, distilled from the full nets.
 //! - [`rollout_labels`]: rollout targets for the positions the nets misjudge.
 
@@ -27,6 +30,7 @@ pub mod minibatch;
 pub mod players;
 pub mod prune;
 pub mod rollout_labels;
+pub mod sampling;
 pub mod supervised;
 pub mod td;
 

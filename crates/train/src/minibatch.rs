@@ -439,11 +439,11 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::supervised::{one_ply_targets, sample_positions};
+    use crate::supervised::one_ply_targets;
 
     fn examples() -> Vec<Example> {
         let nets = Arc::new(Nets::embedded());
-        let positions = sample_positions(&nets, 1500, 11, 0.3, 2);
+        let positions = crate::sampling::SelfPlay::new(&nets, 0.3, 2).positions(1500, 11);
         one_ply_targets(&nets, &positions, 2)
     }
 

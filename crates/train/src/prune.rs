@@ -396,12 +396,11 @@ pub fn agreement(
 mod tests {
     use super::*;
     use crate::minibatch::split_validation;
-    use crate::supervised::sample_positions;
 
     #[test]
     fn distillation_learns_and_the_embedded_pruning_nets_agree_with_the_full_nets() {
         let nets = Arc::new(Nets::embedded());
-        let positions = sample_positions(&nets, 600, 5, 0.1, 2);
+        let positions = crate::sampling::SelfPlay::new(&nets, 0.1, 2).positions(600, 5);
         let examples = distill_examples(&nets, &positions, 3, 9, 2);
         assert!(examples.len() > 2 * positions.len(), "{}", examples.len());
         // The same examples whatever the number of threads.
