@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Long runs against GNU Backgammon's 0-ply through the external-player protocol, analysed at
+# 0 plies (tools/external-summary.py says why the luck-adjusted result stays honest): 10,000
+# money games each, seeds 10000–10099 (100-game chunks), Cubeful at Expert (0-ply). Runs are
+# resumable (finished chunks are skipped). Each run's nets: a directory of training/, or a mix
+# (NAME=BASE+CLASS:FROM... takes BASE's nets and CLASS's net and pruning net from FROM),
+# assembled in training/external0/nets/ (gitignored). The runs of round adam30
+# (docs/TRAINING.md):
+#
+#   training/external0.sh adam29r256 adam29r256+crashed:adam20x adam29r256+contact:adam20x
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CLI=${CLI:-training/bin/cubeful-cli}
+GAMES=${GAMES:-10000}
+for spec in "$@"; do
+    name=${spec//+/-}
+    name=${name//:/-}
+    base=${spec%%+*}
+    nets=training/$base
+    if [ "$spec" != "$base" ]; then
+        nets=training/external0/nets/$name
+        mkdir -p "$nets"
+        cp training/"$base"/*.net "$nets"/
+        IFS=+ read -ra parts <<< "${spec#*+}"
+        for part in "${parts[@]}"; do
+            class=${part%%:*}
+            from=${part#*:}
+            cp training/"$from"/"$class".net training/"$from"/prune-"$class".net "$nets"/
+        done
+    fi
+    echo "$(date -u +%H:%M) $name: $nets"
+    EXT_ANALYSIS_PLIES=0 CHUNK=100 SEED=10000 CLI=$CLI \
+        tools/vs-gnubg-external.sh training/external0/"$name" "$GAMES" --nets "$nets" --level expert \
+        > /dev/null
+    python3 tools/external-compare.py training/external0/"${1//+/-}" training/external0/"$name" | tail -1
+done
