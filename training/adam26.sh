@@ -10,8 +10,9 @@
 # BASE's other nets. ARGS adds arguments to train supervised (e.g. "--race-loss mse-equity").
 # CLOSE (default 0; round adam28) adds the first CLOSE chunks of close races at adam27a's 2-ply
 # (training/label2p-closerace-a27a). HIDDEN (default 128; round adam29) is the race net's width
-# (BASE's is widened to it).
-# Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P; CLOSE; HIDDEN; EPOCHS; ALPHA;
+# (BASE's is widened to it). CLOSE28 (default 0; round adam30) adds the first CLOSE28 chunks of
+# close races at adam28a's 2-ply (training/label2p-closerace-a28a).
+# Usage: training/adam26.sh [OUT]  (default training/adam26; BASE; L2P; CLOSE; CLOSE28; HIDDEN; EPOCHS; ALPHA;
 # ARGS; PRUNE; THREADS; CLI)
 set -e
 cd "$(dirname "$0")/.."
@@ -31,6 +32,7 @@ take $R/racehard-a25a 100 2p-racehard
 take $R/racehard-gammonish-a25a 66 2p-racehard-gammonish
 take training/label2p-race-a25a "$L2P" 2p-selfplay
 take training/label2p-closerace-a27a "${CLOSE:-0}" 2p-closerace
+take training/label2p-closerace-a28a "${CLOSE28:-0}" 2p-closerace28
 take training/rollout-race-a22c 190 ro-race-a22c
 take training/rollout-gammonish-a24a 100 ro-gammonish
 take training/rollout-racecand-a24a 60 ro-racecand
