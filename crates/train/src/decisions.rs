@@ -429,17 +429,16 @@ pub fn sample_decisions(nets: &Arc<Nets>, n: usize, seed: u64) -> Vec<(Position,
                     out.push((position, dice, class));
                 }
             }
-            let ranked = evaluator.rank_moves(&position, dice);
-            let pick = if rng.gen_bool(EXPLORE) {
-                rng.gen_range(0..ranked.len().min(5))
-            } else {
-                0
-            };
-            let next = ranked[pick].0.position;
-            if next.result().is_some() {
-                break;
+            match crate::sampling::exploring_play(
+                &mut evaluator,
+                &position,
+                dice,
+                EXPLORE,
+                &mut rng,
+            ) {
+                Some(next) => position = next,
+                None => break,
             }
-            position = next.swap();
         }
     }
     out

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use cubeful_engine::eval::class::{classify, PositionClass};
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::{net_class, Evaluator, Nets};
-use cubeful_engine::{Position, Side};
+use cubeful_engine::{Dice, Position, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -116,17 +116,10 @@ impl<'a> SelfPlay<'a> {
                 for turn in 0..max_turns.min(10_000) {
                     let dice = crate::roll(&mut rng, turn == 0);
                     out.push(position);
-                    let ranked = evaluator.rank_moves(&position, dice);
-                    let pick = if rng.gen_bool(self.explore) {
-                        rng.gen_range(0..ranked.len().min(5))
-                    } else {
-                        0
-                    };
-                    let next = ranked[pick].0.position;
-                    if next.result().is_some() {
-                        break;
+                    match exploring_play(evaluator, &position, dice, self.explore, &mut rng) {
+                        Some(next) => position = next,
+                        None => break,
                     }
-                    position = next.swap();
                 }
                 out
             },
@@ -255,6 +248,26 @@ impl<'a> SelfPlay<'a> {
             per_base.into_iter().flatten().collect()
         })
     }
+}
+
+/// One play of exploring self-play: `evaluator`'s best play of `dice` in `position`, or with
+/// probability `explore` one of its five best at random; the position after it from the other
+/// side, or `None` when the play ends the game.
+pub(crate) fn exploring_play(
+    evaluator: &mut Evaluator,
+    position: &Position,
+    dice: Dice,
+    explore: f64,
+    rng: &mut impl Rng,
+) -> Option<Position> {
+    let ranked = evaluator.rank_moves(position, dice);
+    let pick = if rng.gen_bool(explore) {
+        rng.gen_range(0..ranked.len().min(5))
+    } else {
+        0
+    };
+    let next = ranked[pick].0.position;
+    next.result().is_none().then(|| next.swap())
 }
 
 /// [`in_batches`] of at most 2,000 batches, batch b made by `batch` from a seed of its own:
