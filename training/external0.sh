@@ -12,9 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CLI=${CLI:-training/bin/cubeful-cli}
 GAMES=${GAMES:-10000}
+run_name() {
+    local name=${1//+/-}
+    echo "${name//:/-}"
+}
+first=$(run_name "$1")
 for spec in "$@"; do
-    name=${spec//+/-}
-    name=${name//:/-}
+    name=$(run_name "$spec")
     base=${spec%%+*}
     nets=training/$base
     if [ "$spec" != "$base" ]; then
@@ -32,5 +36,5 @@ for spec in "$@"; do
     EXT_ANALYSIS_PLIES=0 CHUNK=100 SEED=10000 CLI=$CLI \
         tools/vs-gnubg-external.sh training/external0/"$name" "$GAMES" --nets "$nets" --level expert \
         > /dev/null
-    python3 tools/external-compare.py training/external0/"${1//+/-}" training/external0/"$name" | tail -1
+    python3 tools/external-compare.py training/external0/"$first" training/external0/"$name" | tail -1
 done
