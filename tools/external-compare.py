@@ -6,31 +6,25 @@ dice seeds part at the first play that differs, so pairing them gains little).
 
     tools/external-compare.py DIR_A DIR_B [DIR_C ...]
 """
-import glob
-import json
 import math
-import os
 import sys
+
+from external_chunks import games, mean_ci
 
 
 def luck_adjusted(d):
-    xs = []
-    for path in sorted(glob.glob(os.path.join(d, "chunk-*.json"))):
-        with open(path) as f:
-            xs += [g["cubeful"]["luck_adjusted"] for g in json.load(f)["games"]]
+    xs = [g["cubeful"]["luck_adjusted"] for g in games(d)]
     if len(xs) < 2:
         sys.exit("fewer than two games in " + d)
-    m = sum(xs) / len(xs)
-    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-    return len(xs), m, math.sqrt(var / len(xs))
+    return (len(xs), *mean_ci(xs))
 
 
 if len(sys.argv) < 3:
     sys.exit(__doc__)
 runs = [(d, *luck_adjusted(d)) for d in sys.argv[1:]]
-_, _, m0, se0 = runs[0]
-for d, n, m, se in runs:
-    line = f"{d}: {n} games, luck-adjusted {m:+.4f} ± {1.96 * se:.4f} ppg"
+_, _, m0, ci0 = runs[0]
+for d, n, m, ci in runs:
+    line = f"{d}: {n} games, luck-adjusted {m:+.4f} ± {ci:.4f} ppg"
     if d != runs[0][0]:
-        line += f"; minus the first {m - m0:+.4f} ± {1.96 * math.hypot(se, se0):.4f}"
+        line += f"; minus the first {m - m0:+.4f} ± {math.hypot(ci, ci0):.4f}"
     print(line)

@@ -11,30 +11,21 @@ Writes DIR/summary.json. Where the checker errors are: tools/external-errors.py.
 import glob
 import re
 import json
-import math
 import os
 import sys
 
+import external_chunks
+from external_chunks import mean_ci
+
 d = sys.argv[1]
-games, played, analysed, aplies = [], 0.0, 0.0, set()
-chunks = sorted(glob.glob(os.path.join(d, "chunk-*.json")))
-for path in chunks:
-    with open(path) as f:
-        c = json.load(f)
-    games += c["games"]
-    played += c["seconds_played"]
-    analysed += c["seconds_analysed"]
-    aplies.add(c.get("analysis_plies", 2))
+chunks = external_chunks.chunks(d)
+games = [g for c in chunks for g in c["games"]]
+played = sum(c["seconds_played"] for c in chunks)
+analysed = sum(c["seconds_analysed"] for c in chunks)
+aplies = {c.get("analysis_plies", 2) for c in chunks}
 n = len(games)
 if n < 2:
     sys.exit("fewer than two games in " + d)
-
-
-def mean_ci(xs):
-    m = sum(xs) / len(xs)
-    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
-    return m, 1.96 * math.sqrt(var / len(xs))
-
 
 # Analysed at 0 plies (EXT_ANALYSIS_PLIES=0), gnubg judges with the net it plays with: its own
 # error rates are zero and ours are its 0-ply's opinion, but the luck-adjusted result stays

@@ -1,0 +1,28 @@
+"""Reading tools/vs-gnubg-external.sh's output: the chunks' games and the mean with its 95%
+confidence interval from their spread. Imported by external-summary.py and external-compare.py
+(run as `python3 tools/NAME.py`, which puts tools/ on the import path)."""
+import glob
+import json
+import math
+import os
+
+
+def chunks(d):
+    """The chunk files' contents of run directory d, in chunk order."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(d, "chunk-*.json"))):
+        with open(path) as f:
+            out.append(json.load(f))
+    return out
+
+
+def games(d):
+    """Every game of run directory d, in play order."""
+    return [g for c in chunks(d) for g in c["games"]]
+
+
+def mean_ci(xs):
+    """Mean of xs and the half-width of its 95% confidence interval (at least two values)."""
+    m = sum(xs) / len(xs)
+    var = sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+    return m, 1.96 * math.sqrt(var / len(xs))
