@@ -8,10 +8,19 @@
 # (docs/TRAINING.md):
 #
 #   training/external0.sh adam29r256 adam29r256+crashed:adam20x adam29r256+contact:adam20x
+#
+# PLIES=2 plays World Class (2-ply) against gnubg's 2-ply instead, into training/external0-2ply/
+# (round adam31: GAMES=2000 PLIES=2 training/external0.sh adam30r).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLI=${CLI:-training/bin/cubeful-cli}
 GAMES=${GAMES:-10000}
+PLIES=${PLIES:-0}
+case $PLIES in
+    0) level=expert root=training/external0 ;;
+    2) level=worldclass root=training/external0-2ply ;;
+    *) echo "PLIES must be 0 or 2" >&2; exit 1 ;;
+esac
 run_name() {
     local name=${1//+/-}
     echo "${name//:/-}"
@@ -33,8 +42,8 @@ for spec in "$@"; do
         done
     fi
     echo "$(date -u +%H:%M) $name: $nets"
-    EXT_ANALYSIS_PLIES=0 CHUNK=100 SEED=10000 CLI=$CLI \
-        tools/vs-gnubg-external.sh training/external0/"$name" "$GAMES" --nets "$nets" --level expert \
+    EXT_PLIES=$PLIES EXT_ANALYSIS_PLIES=0 CHUNK=100 SEED=10000 CLI=$CLI \
+        tools/vs-gnubg-external.sh "$root/$name" "$GAMES" --nets "$nets" --level $level \
         > /dev/null
-    python3 tools/external-compare.py training/external0/"$first" training/external0/"$name" | tail -1
+    python3 tools/external-compare.py "$root/$first" "$root/$name" | tail -1
 done
