@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
+use cubeful_engine::eval::inputs::{input_count, MAX_INPUTS};
 use cubeful_engine::eval::nn::{sigmoid, NetClass, OUTPUTS};
 use cubeful_engine::eval::{encode_inputs, Probabilities};
 use rand::seq::SliceRandom;
@@ -193,11 +193,8 @@ struct Encoded {
 
 impl Encoded {
     fn new(class: NetClass, examples: &[Example]) -> Encoded {
-        let inputs = match class {
-            NetClass::Contact | NetClass::Crashed => CONTACT_INPUTS,
-            NetClass::Race => RACE_INPUTS,
-        };
-        let mut buf = vec![0.0f32; CONTACT_INPUTS.max(RACE_INPUTS)];
+        let inputs = input_count(class);
+        let mut buf = vec![0.0f32; MAX_INPUTS];
         let mut x = Vec::with_capacity(examples.len() * inputs);
         for e in examples {
             x.extend_from_slice(encode_inputs(class, &e.position, &mut buf));

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cubeful_engine::eval::class::classify;
-use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
+use cubeful_engine::eval::inputs::MAX_INPUTS;
 use cubeful_engine::eval::nn::{Net, NetClass, OUTPUTS};
 use cubeful_engine::eval::{encode_inputs, net_class, Nets};
 use rand::seq::SliceRandom;
@@ -172,7 +172,7 @@ fn classes_of(examples: &[Example]) -> Vec<Option<NetClass>> {
 /// Mean loss per example of `nets`' raw outputs on `examples`, each class by its loss (contact,
 /// crashed, race), overall and per class (0 for a class without examples).
 pub fn mean_losses(nets: &Nets, examples: &[Example], losses: [Loss; 3]) -> (f64, [f64; 3]) {
-    let mut inputs = vec![0.0f32; CONTACT_INPUTS.max(RACE_INPUTS)];
+    let mut inputs = vec![0.0f32; MAX_INPUTS];
     let hidden_len = NetClass::ALL
         .iter()
         .map(|&c| nets.net(c).hidden())
@@ -311,7 +311,7 @@ pub fn train(
     let mut workers: Vec<Worker> = (0..threads)
         .map(|_| Worker {
             backprop: Backprop::new(),
-            inputs: vec![0.0; CONTACT_INPUTS.max(RACE_INPUTS)],
+            inputs: vec![0.0; MAX_INPUTS],
         })
         .collect();
     // Without a pool (it could not be started) the batches run on this thread alone.

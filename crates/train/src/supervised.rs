@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 
 use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::class::classify;
-use cubeful_engine::eval::inputs::{CONTACT_INPUTS, RACE_INPUTS};
+use cubeful_engine::eval::inputs::MAX_INPUTS;
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
 use cubeful_engine::{Dice, Position};
 use rand::seq::SliceRandom;
@@ -202,7 +202,7 @@ pub fn train(
         .max(nets.crashed.hidden())
         .max(nets.race.hidden());
     let mut sgd = Sgd::new(hidden);
-    let mut inputs = vec![0.0f32; CONTACT_INPUTS.max(RACE_INPUTS)];
+    let mut inputs = vec![0.0f32; MAX_INPUTS];
     let mut alpha = config.alpha;
     for epoch in 1..=config.epochs {
         train_idx.shuffle(&mut rng);

@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cubeful_engine::eval::class::classify;
-use cubeful_engine::eval::inputs::{CONTACT_INPUTS, INPUT_VERSION, RACE_INPUTS};
+use cubeful_engine::eval::inputs::{input_count, INPUT_VERSION, MAX_INPUTS};
 use cubeful_engine::eval::nn::{Net, NetClass, NetFileError};
 use cubeful_engine::eval::{encode_inputs, net_class, Evaluator, Nets, Probabilities};
 use cubeful_engine::files::{read_regular, write_atomically};
@@ -121,30 +121,20 @@ struct GameRecord {
 pub fn random_nets(config: &TdConfig) -> Nets {
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x005E_ED0F_4E75);
     let mut uniform = || rng.gen::<f32>();
-    let contact = Net::random(
-        NetClass::Contact,
-        INPUT_VERSION,
-        CONTACT_INPUTS,
-        config.hidden_contact,
-        config.init_scale,
-        &mut uniform,
-    );
-    let crashed = Net::random(
-        NetClass::Crashed,
-        INPUT_VERSION,
-        CONTACT_INPUTS,
-        config.hidden_contact,
-        config.init_scale,
-        &mut uniform,
-    );
-    let race = Net::random(
-        NetClass::Race,
-        INPUT_VERSION,
-        RACE_INPUTS,
-        config.hidden_race,
-        config.init_scale,
-        &mut uniform,
-    );
+    let mut random = |class: NetClass, hidden: usize| {
+        let inputs = input_count(class);
+        Net::random(
+            class,
+            INPUT_VERSION,
+            inputs,
+            hidden,
+            config.init_scale,
+            &mut uniform,
+        )
+    };
+    let contact = random(NetClass::Contact, config.hidden_contact);
+    let crashed = random(NetClass::Crashed, config.hidden_contact);
+    let race = random(NetClass::Race, config.hidden_race);
     Nets {
         contact,
         crashed,
@@ -299,7 +289,7 @@ pub fn train(
     };
     let cfg = state.config.clone();
     let mut sgd = Sgd::new(cfg.hidden_contact.max(cfg.hidden_race));
-    let mut inputs = vec![0.0f32; CONTACT_INPUTS.max(RACE_INPUTS)];
+    let mut inputs = vec![0.0f32; MAX_INPUTS];
     let start = Instant::now();
     let start_games = state.games_done;
     let start_positions = state.positions_done;

@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::eval::class::{classify, PositionClass};
-use crate::eval::inputs::{CONTACT_INPUTS, INPUT_VERSION, RACE_INPUTS};
+use crate::eval::inputs::{input_count, CONTACT_INPUTS, INPUT_VERSION, MAX_INPUTS, RACE_INPUTS};
 use crate::eval::nn::{Net, NetClass, NetFileError, OUTPUTS};
 use crate::eval::prune::PruneNets;
 use crate::rules::dice::Dice;
@@ -160,17 +160,17 @@ const EMBEDDED: [(&str, &[u8]); 3] = [
 impl Nets {
     /// The nets compiled into the program (from `data/nets/`).
     pub fn embedded() -> Nets {
-        let load = |(name, bytes): (&str, &[u8]), class: NetClass, inputs: usize| {
+        let load = |(name, bytes): (&str, &[u8]), class: NetClass| {
             let net = Net::from_bytes(bytes)
                 .unwrap_or_else(|e| panic!("embedded net {name} is broken: {e}"));
-            net.check(Path::new(name), class, inputs, INPUT_VERSION)
+            net.check(Path::new(name), class, input_count(class), INPUT_VERSION)
                 .unwrap_or_else(|e| panic!("embedded net {name}: {e}"));
             net
         };
         Nets {
-            contact: load(EMBEDDED[0], NetClass::Contact, CONTACT_INPUTS),
-            crashed: load(EMBEDDED[1], NetClass::Crashed, CONTACT_INPUTS),
-            race: load(EMBEDDED[2], NetClass::Race, RACE_INPUTS),
+            contact: load(EMBEDDED[0], NetClass::Contact),
+            crashed: load(EMBEDDED[1], NetClass::Crashed),
+            race: load(EMBEDDED[2], NetClass::Race),
             prune: Some(PruneNets::embedded()),
         }
     }
@@ -178,25 +178,14 @@ impl Nets {
     /// Loads `contact.net`, `crashed.net` and `race.net` from `dir`, and the pruning nets
     /// (`prune-contact.net`, …) when the folder has them ([`PruneNets::load_dir`]).
     pub fn load_dir(dir: &Path) -> Result<Nets, NetFileError> {
+        let load = |class: NetClass| {
+            let path = dir.join(format!("{}.net", class.name()));
+            Net::load(&path, class, input_count(class), INPUT_VERSION)
+        };
         Ok(Nets {
-            contact: Net::load(
-                &dir.join("contact.net"),
-                NetClass::Contact,
-                CONTACT_INPUTS,
-                INPUT_VERSION,
-            )?,
-            crashed: Net::load(
-                &dir.join("crashed.net"),
-                NetClass::Crashed,
-                CONTACT_INPUTS,
-                INPUT_VERSION,
-            )?,
-            race: Net::load(
-                &dir.join("race.net"),
-                NetClass::Race,
-                RACE_INPUTS,
-                INPUT_VERSION,
-            )?,
+            contact: load(NetClass::Contact)?,
+            crashed: load(NetClass::Crashed)?,
+            race: load(NetClass::Race)?,
             prune: PruneNets::load_dir(dir)?,
         })
     }
@@ -302,7 +291,7 @@ impl Evaluator {
             prune_hidden,
             nets,
             bearoff: None,
-            inputs: vec![0.0; CONTACT_INPUTS.max(RACE_INPUTS)],
+            inputs: vec![0.0; MAX_INPUTS],
             hidden: vec![0.0; hidden],
             cache: Some(vec![None; 1 << CACHE_BITS]),
             generator: MoveGenerator::new(),

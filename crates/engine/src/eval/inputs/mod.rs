@@ -26,6 +26,7 @@ mod contact;
 mod race;
 mod tables;
 
+use crate::eval::nn::NetClass;
 use crate::rules::position::Position;
 use contact::SideInfo;
 
@@ -33,6 +34,22 @@ use contact::SideInfo;
 pub const CONTACT_INPUTS: usize = 250;
 /// Inputs of the race net.
 pub const RACE_INPUTS: usize = 214;
+/// The most inputs of any net: a buffer this long holds the inputs of every class
+/// ([`crate::eval::encode_inputs`]).
+pub const MAX_INPUTS: usize = if CONTACT_INPUTS > RACE_INPUTS {
+    CONTACT_INPUTS
+} else {
+    RACE_INPUTS
+};
+
+/// Inputs of `class`'s net: [`CONTACT_INPUTS`] for the contact and crashed nets,
+/// [`RACE_INPUTS`] for the race net.
+pub const fn input_count(class: NetClass) -> usize {
+    match class {
+        NetClass::Contact | NetClass::Crashed => CONTACT_INPUTS,
+        NetClass::Race => RACE_INPUTS,
+    }
+}
 /// Inputs of the pruning nets: the base encoding of both sides only (docs/ENGINE.md §Pruning
 /// nets), the first 200 inputs of the contact and crashed nets.
 pub const BASE_INPUTS: usize = 200;
