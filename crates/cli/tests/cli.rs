@@ -440,13 +440,19 @@ fn bench_decisions_measures_several_seeds_as_one_set() {
     assert!(set.contains("seed1") && set.contains("seed2"), "{set}");
     // Choices made elsewhere, numbered as the listing: only decision 13 differs from the
     // nets' own (the worst candidate there, a play of seed 2's fourth decision). The nets' own
-    // choice is the best cubeless equity at 0-ply, computed from the hint's chances as the
-    // engine does (in f32, the first of equals): the hint ranks by cubeful equity, which can
-    // order near-certain wins otherwise.
+    // choice is the best cubeless equity at 0-ply, the engine's `Probabilities::equity` of the
+    // hint's chances (the first of equals): the hint ranks by cubeful equity, which can order
+    // near-certain wins otherwise.
     let cubeless = |m: &serde_json::Value| -> f32 {
-        let p = |k: &str| m[k].as_f64().unwrap() as f32;
-        2.0 * p("win") - 1.0 + p("win_gammon") - p("lose_gammon") + p("win_backgammon")
-            - p("lose_backgammon")
+        let keys = [
+            "win",
+            "win_gammon",
+            "win_backgammon",
+            "lose_gammon",
+            "lose_backgammon",
+        ];
+        let chances = keys.map(|k| m[k].as_f64().unwrap() as f32);
+        cubeful_engine::eval::Probabilities::from_array(chances).equity()
     };
     let mut choices = String::new();
     for row in &both {
