@@ -5,6 +5,8 @@
 
     /usr/games/gnubg -t -q -r -p tools/gnubg-vs-rollouts.py   (arguments in the environment:)
     SET=training/rollout-holding-r2 PLIES=0 CLI=target/release/cubeful-cli
+    SECOND=training/rollout-contact-test2   (optional: a second rollout of SET's positions,
+                                             `train compare --second-reference`)
 
 gnubg's chances are written, in the data set format (crates/train/src/dataset.rs), to a
 temporary folder that `cubeful-cli train compare --reference SET` reads and that is deleted
@@ -48,8 +50,10 @@ def main():
                 body = MAGIC + struct.pack("<Q", len(records)) + b"".join(records)
                 f.write(body + struct.pack("<I", zlib.crc32(body)))
         print("gnubg %d-ply (%s)" % (plies, out))
-        subprocess.run([cli, "train", "compare", "--reference", data_set, "--data-dir", out],
-                       check=True)
+        second = os.environ.get("SECOND")
+        extra = ["--second-reference", second] if second else []
+        subprocess.run([cli, "train", "compare", "--reference", data_set, "--data-dir", out]
+                       + extra, check=True)
     finally:
         shutil.rmtree(out)
 

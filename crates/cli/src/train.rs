@@ -95,6 +95,11 @@ pub struct CompareArgs {
     /// table: close races are where a race net errs most.
     #[arg(long)]
     races_by_lead: bool,
+    /// A second, independent rollout of the reference's positions (files paired by name): a
+    /// further table gives each set's RMSE with the rollouts' own noise taken out, and that
+    /// noise.
+    #[arg(long, value_name = "DIR")]
+    second_reference: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
@@ -595,7 +600,7 @@ fn run_compare(args: &CompareArgs) -> Result<()> {
     );
     let mut comparisons = Vec::with_capacity(args.data_dir.len());
     for dir in &args.data_dir {
-        let c = compare::compare_dirs(dir, &args.reference)?;
+        let c = compare::compare_dirs(dir, &args.reference, args.second_reference.as_deref())?;
         println!(
             "{:<40} {:>5} {:>22} {:>22} {:>22} {:>22} {:>22} {:>22}",
             dir.display(),
@@ -622,6 +627,33 @@ fn run_compare(args: &CompareArgs) -> Result<()> {
                 print!(" {:>22}", cell(&c.race_with_lead(lead)));
             }
             println!();
+        }
+    }
+    if let Some(second) = &args.second_reference {
+        println!(
+            "beyond the rollouts' noise (with {}): examples rolled out twice, RMSE beyond the \
+             noise, one rollout's noise",
+            second.display()
+        );
+        let crossed = |g: &Gap| match (g.rmse_beyond_noise(), g.reference_noise()) {
+            (Some(beyond), Some(noise)) => format!("{:>8} {:.4} {:.4}", g.crossed, beyond, noise),
+            _ => format!("{:>8} {:>6} {:>6}", 0, "-", "-"),
+        };
+        println!(
+            "{:<40} {:>22} {:>22} {:>22} {:>22} {:>22} {:>22}",
+            "set", "contact", "crashed", "race", "bearoff", "race net", "all"
+        );
+        for (dir, c) in args.data_dir.iter().zip(&comparisons) {
+            println!(
+                "{:<40} {:>22} {:>22} {:>22} {:>22} {:>22} {:>22}",
+                dir.display(),
+                crossed(&c.contact),
+                crossed(&c.crashed),
+                crossed(&c.race()),
+                crossed(&c.bearoff),
+                crossed(&c.race_net()),
+                crossed(&c.all())
+            );
         }
     }
     Ok(())

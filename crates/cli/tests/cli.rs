@@ -953,6 +953,43 @@ fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
 }
 
 #[test]
+fn train_compare_takes_a_second_references_noise_out() {
+    let (dir, [zero, one]) = fresh_folders("compare-second", ["zero", "one"]);
+    let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());
+    train_label_one_chunk(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
+    train_label_one_chunk(&["--from", z, "--dir", o, "--plies", "1"]);
+    // The 1-ply labels against the 0-ply ones, with themselves as the second reference: every
+    // (t − r₁)(t − r₂) is 0, so nothing is left beyond the "noise", which is the plain RMSE
+    // over √2.
+    let text = stdout(&[
+        "train",
+        "compare",
+        "--reference",
+        z,
+        "--data-dir",
+        o,
+        "--second-reference",
+        o,
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6, "{text}");
+    assert!(lines[3].starts_with("beyond the rollouts' noise"), "{text}");
+    let fields: Vec<&str> = lines[2].split_whitespace().collect();
+    let (count, rmse): (usize, f64) = (
+        fields[fields.len() - 3].parse().unwrap(),
+        fields[fields.len() - 1].parse().unwrap(),
+    );
+    assert!(count > 0 && rmse > 0.0, "{text}");
+    let crossed: Vec<&str> = lines[5].split_whitespace().collect();
+    let n = crossed.len();
+    assert_eq!(crossed[n - 3].parse::<usize>().unwrap(), count, "{text}");
+    assert_eq!(crossed[n - 2], "0.0000", "{text}");
+    let noise: f64 = crossed[n - 1].parse().unwrap();
+    assert!((noise - rmse / 2f64.sqrt()).abs() < 0.0002, "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn train_label_from_labels_the_same_positions_again() {
     let (dir, [first, second, third]) = fresh_folders("relabel", ["first", "second", "third"]);
     let label = train_label_one_chunk;

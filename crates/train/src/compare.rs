@@ -2,6 +2,11 @@
 //! labelled again by another teacher (`train label --from`) against the rollouts of the same
 //! positions, say. The files of the two folders are paired by name and their examples by index;
 //! the positions must agree.
+//!
+//! A rollout label carries its own noise, which every evaluator's RMSE against it includes:
+//! with a second, independent rollout of the same positions, the mean of (t − r₁)(t − r₂) is an
+//! unbiased estimate of the target's squared distance to the rollouts' expectation, the noise
+//! taken out ([`Gap::rmse_beyond_noise`]).
 
 use std::path::{Path, PathBuf};
 
@@ -17,6 +22,10 @@ pub struct Gap {
     pub count: usize,
     sum: f64,
     sum_squares: f64,
+    /// Examples with a second reference, and their sums of (t − r₁)(t − r₂) and (r₁ − r₂)².
+    pub crossed: usize,
+    sum_cross: f64,
+    sum_reference_squares: f64,
 }
 
 impl Gap {
@@ -26,10 +35,22 @@ impl Gap {
         self.sum_squares += difference * difference;
     }
 
+    /// One example's difference from the reference and from a second, independent reference.
+    fn add_crossed(&mut self, difference: f64, second_difference: f64) {
+        self.add(difference);
+        self.crossed += 1;
+        self.sum_cross += difference * second_difference;
+        let between = second_difference - difference;
+        self.sum_reference_squares += between * between;
+    }
+
     fn merge(&mut self, other: &Gap) {
         self.count += other.count;
         self.sum += other.sum;
         self.sum_squares += other.sum_squares;
+        self.crossed += other.crossed;
+        self.sum_cross += other.sum_cross;
+        self.sum_reference_squares += other.sum_reference_squares;
     }
 
     /// Mean difference (the target's lean against the reference); 0 for no examples.
@@ -48,6 +69,20 @@ impl Gap {
         } else {
             (self.sum_squares / self.count as f64).sqrt()
         }
+    }
+
+    /// The target's RMSE to what the two references estimate, their noise taken out: the square
+    /// root of the mean of (t − r₁)(t − r₂) over the examples with a second reference (0 when
+    /// that mean is negative, as it can be for a target nearer than the noise can tell); `None`
+    /// without any.
+    pub fn rmse_beyond_noise(&self) -> Option<f64> {
+        (self.crossed > 0).then(|| (self.sum_cross / self.crossed as f64).max(0.0).sqrt())
+    }
+
+    /// One reference label's own noise (RMSE to its expectation), from the two references'
+    /// differences: √(mean (r₁ − r₂)² / 2); `None` without a second reference.
+    pub fn reference_noise(&self) -> Option<f64> {
+        (self.crossed > 0).then(|| (self.sum_reference_squares / self.crossed as f64 / 2.0).sqrt())
     }
 }
 
@@ -174,12 +209,12 @@ pub enum CompareError {
     Position { path: PathBuf, index: usize },
 }
 
-/// Compares the examples of one file with those of its reference, example by example.
-pub fn compare_examples(
+/// Checks that `examples` (of the file `path`) are the positions of `reference`, in order.
+fn check_pairing(
     examples: &[Example],
     reference: &[Example],
     path: &Path,
-) -> Result<Comparison, CompareError> {
+) -> Result<(), CompareError> {
     if examples.len() != reference.len() {
         return Err(CompareError::Count {
             path: path.to_path_buf(),
@@ -187,26 +222,51 @@ pub fn compare_examples(
             reference_count: reference.len(),
         });
     }
+    match examples
+        .iter()
+        .zip(reference)
+        .position(|(e, r)| e.position != r.position)
+    {
+        Some(index) => Err(CompareError::Position {
+            path: path.to_path_buf(),
+            index,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Compares the examples of one file with those of its reference, example by example, and with
+/// a second reference of the same positions (of the file `second.1`) when there is one.
+pub fn compare_examples(
+    examples: &[Example],
+    reference: &[Example],
+    second: Option<(&[Example], &Path)>,
+    path: &Path,
+) -> Result<Comparison, CompareError> {
+    check_pairing(examples, reference, path)?;
+    if let Some((second, second_path)) = second {
+        check_pairing(second, reference, second_path)?;
+    }
     let mut out = Comparison {
         files: 1,
         ..Comparison::default()
     };
     for (index, (e, r)) in examples.iter().zip(reference).enumerate() {
-        if e.position != r.position {
-            return Err(CompareError::Position {
-                path: path.to_path_buf(),
-                index,
-            });
-        }
-        let difference = f64::from(e.target.equity()) - f64::from(r.target.equity());
-        match classify(&e.position) {
-            PositionClass::Contact => out.contact.add(difference),
-            PositionClass::Crashed => out.crashed.add(difference),
-            PositionClass::Race => {
-                out.race_by_lead[RaceLead::of(&e.position) as usize].add(difference)
-            }
-            PositionClass::Bearoff => out.bearoff.add(difference),
-            PositionClass::Over => {}
+        let gap = match classify(&e.position) {
+            PositionClass::Contact => &mut out.contact,
+            PositionClass::Crashed => &mut out.crashed,
+            PositionClass::Race => &mut out.race_by_lead[RaceLead::of(&e.position) as usize],
+            PositionClass::Bearoff => &mut out.bearoff,
+            PositionClass::Over => continue,
+        };
+        let target = f64::from(e.target.equity());
+        let difference = target - f64::from(r.target.equity());
+        match second {
+            Some((second, _)) => gap.add_crossed(
+                difference,
+                target - f64::from(second[index].target.equity()),
+            ),
+            None => gap.add(difference),
         }
     }
     Ok(out)
@@ -214,8 +274,13 @@ pub fn compare_examples(
 
 /// Compares every data file of folder `dir` with the file of the same name in `reference`
 /// (a reference may have more files: a set labelled again only in part compares as far as it
-/// goes).
-pub fn compare_dirs(dir: &Path, reference: &Path) -> Result<Comparison, CompareError> {
+/// goes), and with the file of that name in `second` (an independent second rollout of the same
+/// positions) where it has one.
+pub fn compare_dirs(
+    dir: &Path,
+    reference: &Path,
+    second: Option<&Path>,
+) -> Result<Comparison, CompareError> {
     let mut out = Comparison::default();
     for path in dataset::files_in(dir)? {
         let name = path.file_name().expect("a data file has a name");
@@ -228,7 +293,15 @@ pub fn compare_dirs(dir: &Path, reference: &Path) -> Result<Comparison, CompareE
         }
         let examples = dataset::load(&path)?;
         let reference_examples = dataset::load(&reference_path)?;
-        out.merge(&compare_examples(&examples, &reference_examples, &path)?);
+        let second_path = second.map(|s| s.join(name)).filter(|p| p.is_file());
+        let second_examples = second_path.as_deref().map(dataset::load).transpose()?;
+        let second = second_examples.as_deref().zip(second_path.as_deref());
+        out.merge(&compare_examples(
+            &examples,
+            &reference_examples,
+            second,
+            &path,
+        )?);
     }
     Ok(out)
 }
@@ -264,7 +337,7 @@ mod tests {
             example(race, 0.6),
             example(bearoff, 0.4),
         ];
-        let c = compare_examples(&labels, &reference, Path::new("x.bin")).unwrap();
+        let c = compare_examples(&labels, &reference, None, Path::new("x.bin")).unwrap();
         // Equity is 2·win − 1: the contact example is 0.1 above, the races −0.1 and +0.2.
         assert_eq!(c.contact.count, 1);
         assert!((c.contact.mean() - 0.1).abs() < 1e-6);
@@ -313,7 +386,7 @@ mod tests {
             example(ahead, 0.5),
             example(behind, 0.45),
         ];
-        let c = compare_examples(&labels, &reference, Path::new("x.bin")).unwrap();
+        let c = compare_examples(&labels, &reference, None, Path::new("x.bin")).unwrap();
         assert_eq!(c.race().count, 3);
         let close_gap = c.race_with_lead(RaceLead::Close);
         assert_eq!(close_gap.count, 1);
@@ -330,17 +403,97 @@ mod tests {
         let other = Position::from_points(&[(8, 5), (6, 5)], &[(9, 5), (6, 5)]).expect("a race");
         let one = [example(start, 0.5)];
         assert!(matches!(
-            compare_examples(&[example(other, 0.5)], &one, Path::new("x.bin")),
+            compare_examples(&[example(other, 0.5)], &one, None, Path::new("x.bin")),
             Err(CompareError::Position { index: 0, .. })
         ));
         assert!(matches!(
-            compare_examples(&[], &one, Path::new("x.bin")),
+            compare_examples(&[], &one, None, Path::new("x.bin")),
             Err(CompareError::Count {
                 count: 0,
                 reference_count: 1,
                 ..
             })
         ));
+    }
+
+    /// A contact example whose cubeless equity is `equity` (a win chance of (1 + equity) / 2).
+    fn with_equity(equity: f64) -> Example {
+        example(Position::starting(), ((1.0 + equity) / 2.0) as f32)
+    }
+
+    #[test]
+    fn a_second_reference_takes_the_rollouts_noise_out() {
+        // A target 0.03 off the truth; two references each off the truth by independent noise of
+        // 0.1 (±0.1 with equal chance): the plain RMSE is √(0.03² + 0.1²), the crossed one 0.03.
+        let mut state = 7u64;
+        let mut noise = || {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            if state >> 63 == 0 {
+                0.1
+            } else {
+                -0.1
+            }
+        };
+        let n = 20_000;
+        let (mut labels, mut first, mut second) = (Vec::new(), Vec::new(), Vec::new());
+        for i in 0..n {
+            let truth = -0.5 + i as f64 / n as f64;
+            labels.push(with_equity(truth + 0.03));
+            first.push(with_equity(truth + noise()));
+            second.push(with_equity(truth + noise()));
+        }
+        let path = Path::new("x.bin");
+        let c = compare_examples(&labels, &first, Some((&second, path)), path).unwrap();
+        assert_eq!((c.contact.count, c.contact.crossed), (n, n));
+        let plain = c.contact.rmse();
+        assert!(
+            (plain - (0.03f64.powi(2) + 0.01).sqrt()).abs() < 0.002,
+            "{plain}"
+        );
+        let beyond = c.contact.rmse_beyond_noise().unwrap();
+        assert!((beyond - 0.03).abs() < 0.003, "{beyond}");
+        let rollout = c.contact.reference_noise().unwrap();
+        assert!((rollout - 0.1).abs() < 0.002, "{rollout}");
+        // Without the second reference there is nothing to take out.
+        let c = compare_examples(&labels, &first, None, path).unwrap();
+        assert_eq!(
+            (c.contact.crossed, c.contact.rmse_beyond_noise()),
+            (0, None)
+        );
+        assert_eq!(c.contact.reference_noise(), None);
+    }
+
+    #[test]
+    fn a_target_nearer_than_the_noise_tells_is_zero_beyond_it() {
+        // (t − r₁)(t − r₂) = 0.2 · −0.2 < 0: no error beyond the noise, not a NaN.
+        let path = Path::new("x.bin");
+        let c = compare_examples(
+            &[with_equity(0.2)],
+            &[with_equity(0.0)],
+            Some((&[with_equity(0.4)], path)),
+            path,
+        )
+        .unwrap();
+        assert_eq!(c.contact.rmse_beyond_noise(), Some(0.0));
+        assert!((c.contact.reference_noise().unwrap() - 0.4 / 2f64.sqrt()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_second_reference_of_other_positions_is_refused() {
+        let start = Position::starting();
+        let other = Position::from_points(&[(8, 5), (6, 5)], &[(9, 5), (6, 5)]).expect("a race");
+        let second_path = Path::new("second/x.bin");
+        let result = compare_examples(
+            &[example(start, 0.5)],
+            &[example(start, 0.5)],
+            Some((&[example(other, 0.5)], second_path)),
+            Path::new("x.bin"),
+        );
+        assert!(
+            matches!(&result, Err(CompareError::Position { path, index: 0 }) if path == second_path)
+        );
     }
 
     #[test]
@@ -353,12 +506,23 @@ mod tests {
         dataset::save(&a.join("chunk-00000.bin"), &[example(start, 0.6)]).unwrap();
         dataset::save(&b.join("chunk-00000.bin"), &[example(start, 0.5)]).unwrap();
         dataset::save(&b.join("chunk-00001.bin"), &[example(start, 0.5)]).unwrap();
-        let c = compare_dirs(&a, &b).unwrap();
+        let c = compare_dirs(&a, &b, None).unwrap();
         assert_eq!((c.files, c.contact.count), (1, 1));
         assert!((c.contact.mean() - 0.2).abs() < 1e-6);
+        // A second reference pairs by name too; files it lacks are compared without it.
+        let second = tmp.join("second");
+        std::fs::create_dir_all(&second).unwrap();
+        dataset::save(&second.join("chunk-00000.bin"), &[example(start, 0.55)]).unwrap();
+        let c = compare_dirs(&a, &b, Some(&second)).unwrap();
+        assert_eq!((c.contact.count, c.contact.crossed), (1, 1));
+        // (0.2)(0.1) beyond the noise.
+        assert!((c.contact.rmse_beyond_noise().unwrap() - 0.02f64.sqrt()).abs() < 1e-6);
+        std::fs::remove_file(second.join("chunk-00000.bin")).unwrap();
+        let c = compare_dirs(&a, &b, Some(&second)).unwrap();
+        assert_eq!((c.contact.count, c.contact.crossed), (1, 0));
         // The other way round, chunk-00001 has no partner.
         assert!(matches!(
-            compare_dirs(&b, &a),
+            compare_dirs(&b, &a, None),
             Err(CompareError::Missing { .. })
         ));
         std::fs::remove_dir_all(&tmp).unwrap();
