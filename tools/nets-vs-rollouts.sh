@@ -5,11 +5,13 @@
 # RMSE and mean difference by the net that judges each position. The temporary labels are
 # deleted at the end. GNU Backgammon's figure on the same sets: tools/gnubg-vs-rollouts.py.
 # BY_LEAD=1 adds the races by the pip lead of the side on roll (`train compare --races-by-lead`).
+# SECOND=DIR adds the RMSE with the rollouts' noise taken out, DIR being a second rollout of
+# the (one) set's positions (`train compare --second-reference`).
 # Usage: tools/nets-vs-rollouts.sh NETS_DIR SET...   (PLIES, default 0; THREADS, default 1;
-#   BY_LEAD; CLI)
+#   BY_LEAD; SECOND; CLI)
 #   e.g. tools/nets-vs-rollouts.sh training/adam22c training/rollout-crashed-test training/rollout-r1
 set -e
-[ $# -ge 2 ] || { sed -n '2,11p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,13p' "$0" >&2; exit 2; }
 CLI=${CLI:-training/bin/cubeful-cli}
 NETS=$1
 shift
@@ -22,5 +24,5 @@ for set in "$@"; do
         --chunks 100000 --threads "${THREADS:-1}" > "$WORK/$name.log" 2>&1
     echo "== $set ($NETS, ${PLIES:-0}-ply)"
     "$CLI" train compare --reference "$set" --data-dir "$WORK/$name" \
-        ${BY_LEAD:+--races-by-lead}
+        ${BY_LEAD:+--races-by-lead} ${SECOND:+--second-reference "$SECOND"}
 done
