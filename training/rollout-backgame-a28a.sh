@@ -1,7 +1,7 @@
 #!/bin/sh
 # Round adam29 (docs/TRAINING.md): crashed positions of adam28a's self-play (10% exploring
 # plays) where a side has at least three checkers back (on the bar or in the other side's home
-# board: back games and ace-point games), each labelled by a cubeless 72-game variance-reduced
+# board: back games and ace-point games), each labelled by a cubeless 72-game quasi-random-dice
 # rollout with adam28a (0-ply play, bearoff databases at the end). Why: in the games against GNU
 # Backgammon the whole crashed gap is in such positions (about 90 moves of 800 games with three
 # or four of the mover's checkers back), plain crashed self-play holds few of them, and on

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Round adam29 (docs/TRAINING.md): the yardstick for back games: 1,000 crashed positions of
 # adam28a's self-play with a side three or more checkers back (seed 78, other games than the
-# training sets' seeds 29 and 30), each labelled by a cubeless 1296-game variance-reduced
+# training sets' seeds 29 and 30), each labelled by a cubeless 1296-game quasi-random-dice
 # rollout with adam28a (bearoff databases at the end). Held out of every training set.
 # Usage: training/rollout-backgame-test.sh   (THREADS, default 1; CLI)
 set -e

@@ -3,7 +3,7 @@
 # positions of adam28a's self-play with a side three or more checkers back (as
 # training/rollout-backgame-a28a.sh samples them, other games: seed 30), a random roll and the
 # positions after its five best plays at 0-ply, each labelled by a cubeless 72-game
-# variance-reduced rollout with adam28a (bearoff databases at the end). Resumable.
+# quasi-random-dice rollout with adam28a (bearoff databases at the end). Resumable.
 # Usage: training/rollout-backgamecand-a28a.sh   (THREADS, default 1; CLI)
 set -e
 cd "$(dirname "$0")/.."

@@ -3,7 +3,7 @@
 # precise set (training/rollout-race-precise.sh) holds only 175 races within 8 pips, where the
 # race nets err most. 4,000 races (not pure bearoffs) of adam27a's self-play whose pip counts are
 # at most 8 apart (`--close-races 8`, seed 77: other games than the close races trained on, seed
-# 40), labelled by cubeless 1296-game variance-reduced rollouts with adam24a (bearoff databases at
+# 40), labelled by cubeless 1296-game quasi-random-dice rollouts with adam24a (bearoff databases at
 # the end), as the precise set. Compare nets with `BY_LEAD=1 tools/nets-vs-rollouts.sh NETS
 # training/rollout-closerace-precise`.
 # Usage: training/rollout-closerace-precise.sh   (THREADS, default 1; CLI)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Round adam23 (docs/TRAINING.md): contact positions of adam22c's self-play (10% exploring
-# plays), each labelled by a cubeless 72-game variance-reduced rollout with adam22c (0-ply
+# plays), each labelled by a cubeless 72-game quasi-random-dice rollout with adam22c (0-ply
 # play, bearoff databases at the end), every position kept (no probe threshold): targets for
 # the contact net deeper than its own 2-ply. Why: the crashed net fine-tuned on such rollouts
 # (round adam22) came from twice GNU Backgammon's error to below it on held-out rollouts, and

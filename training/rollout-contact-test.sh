@@ -2,7 +2,7 @@
 # Round adam31 (docs/TRAINING.md): a precise yardstick for contact positions, as
 # training/rollout-race-precise and rollout-crashed-test are for races and crashed ones:
 # 1,000 contact positions of adam30r's self-play (10% exploring plays, seed 80, other games than
-# every training set's), each labelled by a cubeless 1296-game variance-reduced rollout with
+# every training set's), each labelled by a cubeless 1296-game quasi-random-dice rollout with
 # adam30r (bearoff databases at the end). Held out of every training set. Resumable (chunks
 # written are skipped).
 # SECOND=1 (round adam32) rolls the same positions out again with another seed (81) into

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Round adam23 (docs/TRAINING.md): the positions after the five best plays (0-ply) of a random
 # roll in contact positions of adam22c's self-play, each labelled by a cubeless 72-game
-# variance-reduced rollout with adam22c (0-ply play, bearoff databases at the end): what a
+# quasi-random-dice rollout with adam22c (0-ply play, bearoff databases at the end): what a
 # checker choice weighs, the rejected plays included, judged deeper than the contact net's own
 # 2-ply. The companion of training/rollout-contact-a22c.sh (positions of play). About 15
 # positions a second a thread. Resumable (chunks written are skipped).

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Round adam22 (docs/TRAINING.md): crashed positions of adam20x's self-play (10% exploring
-# plays), each labelled by a cubeless 72-game variance-reduced rollout with adam20x (0-ply
+# plays), each labelled by a cubeless 72-game quasi-random-dice rollout with adam20x (0-ply
 # play, bearoff databases at the end), every position kept (no probe threshold): targets for
 # the crashed net that its own 2-ply cannot give. Why: on the crashed positions of the rollout
 # sets GNU Backgammon's 0-ply is far nearer our own rollouts than our crashed net (rollout-r1:

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Round adam24 (docs/TRAINING.md): race positions of adam22c's self-play (10% exploring plays;
 # the race net's class, pure bearoffs included), each labelled by a cubeless 72-game
-# variance-reduced rollout with adam22c (0-ply play, bearoff databases at the end), every
+# quasi-random-dice rollout with adam22c (0-ply play, bearoff databases at the end), every
 # position kept: targets for the race net as round adam22's crashed rollouts were for the
 # crashed net. Why: GNU Backgammon's 2-ply analysis of the external runs charges our race
 # plays 1.2 mEMG a move against 0.3 for gnubg's 0-ply (adam22c's run, 800 games), much of it in

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Round adam25 (docs/TRAINING.md): race positions whose gammon is in doubt (the nets' 0-ply
 # gammon chance, for either side, from 2% to 98%; `train label --gammonish`), from adam24a's
-# self-play (10% exploring plays), each labelled by a cubeless 72-game variance-reduced rollout
+# self-play (10% exploring plays), each labelled by a cubeless 72-game quasi-random-dice rollout
 # with adam24a (0-ply play, bearoff databases at the end). SOURCE=candidates takes instead the
 # positions after the five best plays of a random roll in any race of adam24a's self-play (the
 # rejected plays included: what a choice weighs) into training/rollout-racecand-a24a. Why: the

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A low-noise yardstick for race nets (docs/TRAINING.md, round adam25): the 4,000 positions of
 # training/rollout-race-a22c's chunks 198 and 199 (held out of every race fine-tune, which
-# takes at most the first 190), labelled again by cubeless 1296-game variance-reduced rollouts
+# takes at most the first 190), labelled again by cubeless 1296-game quasi-random-dice rollouts
 # with adam24a (bearoff databases at the end) into training/rollout-race-precise. A 72-game
 # label is 0.0169 in equity from these outside pure bearoffs. About 2 minutes a chunk on one
 # thread. Compare nets with `tools/nets-vs-rollouts.sh NETS training/rollout-race-precise` (the
