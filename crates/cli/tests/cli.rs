@@ -908,21 +908,36 @@ fn train_depth_trains_a_net_of_two_hidden_layers_and_prints_every_epoch() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-#[test]
-fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
-    let (dir, [zero, one]) = fresh_folders("compare", ["zero", "one"]);
+/// A folder `name` holding a chunk of 40 races labelled at 0-ply (`zero`) and the same races
+/// labelled again at 1-ply (`one`), for `train compare`.
+fn races_at_zero_and_one_ply(name: &str) -> (PathBuf, String, String) {
+    let (dir, [zero, one]) = fresh_folders(name, ["zero", "one"]);
     let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());
     train_label_one_chunk(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
     train_label_one_chunk(&["--from", z, "--dir", o, "--plies", "1"]);
-    let text = stdout(&[
-        "train",
-        "compare",
-        "--reference",
-        z,
-        "--data-dir",
-        o,
-        "--races-by-lead",
-    ]);
+    (dir, z.to_string(), o.to_string())
+}
+
+/// `train compare` of `data` against `reference`, with `more` arguments: its output.
+fn train_compare(reference: &str, data: &str, more: &[&str]) -> String {
+    let args = [
+        &[
+            "train",
+            "compare",
+            "--reference",
+            reference,
+            "--data-dir",
+            data,
+        ],
+        more,
+    ];
+    stdout(&args.concat())
+}
+
+#[test]
+fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
+    let (dir, z, o) = races_at_zero_and_one_ply("compare");
+    let text = train_compare(&z, &o, &["--races-by-lead"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
     assert!(lines[3].starts_with("races by the pip lead"), "{text}");
@@ -947,30 +962,18 @@ fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
         .sum();
     assert_eq!(counts, races, "{text}");
     // Without the flag, only the first table.
-    let text = stdout(&["train", "compare", "--reference", z, "--data-dir", o]);
+    let text = train_compare(&z, &o, &[]);
     assert_eq!(text.lines().count(), 3, "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn train_compare_takes_a_second_references_noise_out() {
-    let (dir, [zero, one]) = fresh_folders("compare-second", ["zero", "one"]);
-    let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());
-    train_label_one_chunk(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
-    train_label_one_chunk(&["--from", z, "--dir", o, "--plies", "1"]);
+    let (dir, z, o) = races_at_zero_and_one_ply("compare-second");
     // The 1-ply labels against the 0-ply ones, with themselves as the second reference: every
     // (t − r₁)(t − r₂) is 0, so nothing is left beyond the "noise", which is the plain RMSE
     // over √2.
-    let text = stdout(&[
-        "train",
-        "compare",
-        "--reference",
-        z,
-        "--data-dir",
-        o,
-        "--second-reference",
-        o,
-    ]);
+    let text = train_compare(&z, &o, &["--second-reference", &o]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
     assert!(lines[3].starts_with("beyond the rollouts' noise"), "{text}");
