@@ -1,6 +1,6 @@
 #!/bin/bash
 # Round adam32 (docs/TRAINING.md): more contact rollouts, by the committed nets. Round adam23's
-# two sets (training/rollout-contact-a22c, rollout-contactcand-a22c: 72-game variance-reduced
+# two sets (training/rollout-contact-a22c, rollout-contactcand-a22c: 72-game quasi-random-dice
 # cubeless rollouts, 1,000 positions a chunk) played by adam22c; these are played by adam31r
 # (adam23a's contact net): contact positions of its self-play (10% exploring plays, seed 32)
 # into training/rollout-contact-a31r, and the positions after the five best plays of a random
