@@ -23,14 +23,4 @@ for set in rollout-contact-a22c rollout-contactcand-a22c; do
     for f in "$WORK/$set"/chunk-*.bin; do ln "$f" "$WORK/data/$set-$(basename "$f")"; done
 done
 CLI=$CLI PRUNE=0 training/fine-tune.sh contact training/adam22c "$WORK/data" "$WORK/nets"
-if [ "${PRUNE:-1}" = 1 ]; then
-    for n in crashed race; do cp training/adam31r/$n.net "$WORK/nets/"; done
-    "$CLI" train prune --nets "$WORK/nets" --data-dir training/label2p --out "$WORK/pruned" \
-        --threads "${THREADS:-1}" > "$WORK/prune.log"
-    cp "$WORK/pruned/prune-contact.net" "$WORK/nets/"
-else
-    cp training/adam31r/prune-contact.net "$WORK/nets/"
-fi
-mkdir -p "$OUT"
-cp training/adam31r/crashed.net training/adam31r/race.net training/adam31r/prune-crashed.net \
-    training/adam31r/prune-race.net "$WORK/nets/contact.net" "$WORK/nets/prune-contact.net" "$OUT/"
+CLI=$CLI training/assemble-contact.sh "$WORK/nets" "$OUT"

@@ -24,14 +24,4 @@ done
 echo "adam32: $(ls "$WORK/rollouts" | wc -l) chunks of $SETS"
 CLI=$CLI PRUNE=0 EPOCHS=${EPOCHS:-3} ALPHA=${ALPHA:-0.0003} \
     training/fine-tune.sh contact training/adam22c "$WORK/rollouts" "$WORK/nets"
-for n in crashed race; do cp training/adam31r/$n.net "$WORK/nets/"; done  # for train prune
-if [ "${PRUNE:-1}" = 1 ]; then
-    "$CLI" train prune --nets "$WORK/nets" --data-dir training/label2p --out "$WORK/pruned" \
-        --threads "${THREADS:-1}" > "$WORK/prune.log"
-    cp "$WORK/pruned/prune-contact.net" "$WORK/nets/"
-else
-    cp training/adam31r/prune-contact.net "$WORK/nets/"
-fi
-mkdir -p "$OUT"
-cp training/adam31r/crashed.net training/adam31r/race.net training/adam31r/prune-crashed.net \
-    training/adam31r/prune-race.net "$WORK/nets/contact.net" "$WORK/nets/prune-contact.net" "$OUT/"
+CLI=$CLI training/assemble-contact.sh "$WORK/nets" "$OUT"
