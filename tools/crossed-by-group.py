@@ -14,13 +14,16 @@ Each DIR holds the reference's files labelled again (`train label --from REFEREN
 --plies P`, or tools/gnubg-vs-rollouts.py's labels), in the data set format of
 crates/train/src/dataset.rs."""
 import glob
+import importlib.util
 import math
 import os
-import struct
 import sys
 
-MAGIC = b"CFDATA1\0"
-RECORD = 26 + 5 * 4
+# The data set reader and the cubeless equity are plies-vs-rollouts.py's.
+spec = importlib.util.spec_from_file_location(
+    "plies", os.path.join(os.path.dirname(os.path.abspath(__file__)), "plies-vs-rollouts.py"))
+plies = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plies)
 
 
 def load(folder):
@@ -28,15 +31,9 @@ def load(folder):
     out = []
     for path in sorted(glob.glob(os.path.join(folder, "chunk-*.bin"))):
         with open(path, "rb") as f:
-            data = f.read()
-        if data[:8] != MAGIC:
-            sys.exit("%s is not a Cubeful data file" % path)
-        (count,) = struct.unpack("<Q", data[8:16])
-        for k in range(count):
-            r = data[16 + k * RECORD : 16 + (k + 1) * RECORD]
-            board = struct.unpack("<26b", r[:26])
-            win, wg, wbg, lg, lbg = struct.unpack("<5f", r[26:])
-            out.append((board, 2 * win - 1 + wg - lg + wbg - lbg, (win, wg, wbg, lg, lbg)))
+            if f.read(8) != b"CFDATA1\0":
+                sys.exit("%s is not a Cubeful data file" % path)
+        out.extend((board, plies.equity(chances), chances) for board, chances in plies.records(path))
     return out
 
 
