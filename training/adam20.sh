@@ -21,6 +21,7 @@ BLEND=$(mktemp -d training/.relabelled.XXXXXX)
 trap 'rm -rf "$BLEND"' EXIT
 done_sets=0
 for source in training/label2p*; do
+    [ -d "$source" ] || continue  # the labelling scripts beside the sets (label2p-*.sh)
     set=$(basename "$source")
     case $set in *-a6) [ "$set" = label2p-candidates-a6 ] || [ "$set" = label2p-crashed-a6 ] || continue ;; esac
     new=${RELABEL:-training/relabel-a18bx}/$set

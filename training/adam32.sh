@@ -5,9 +5,12 @@
 # contact net (PRUNE=0 skips it and keeps adam31r's), with adam31r's crashed and race nets.
 # Round adam32's candidate adam32b: the default SETS, all 271 chunks of round adam23's two sets.
 # As the long job's sets by adam31r grow: SETS="rollout-contact-a22c rollout-contactcand-a22c
-# rollout-contact-a31r rollout-contactcand-a31r".
-# Usage: training/adam32.sh [OUT]   (default training/adam32; SETS; EPOCHS, default 3; ALPHA,
-#   default 0.0003; PRUNE; THREADS; CLI)
+# rollout-contact-a31r rollout-contactcand-a31r". A set named SET:N takes its first N chunks
+# only, so that a round reruns as recorded while the long job adds chunks.
+# BASE (default training/adam22c) is the net fine-tuned: round adam33's wider contact net is
+# BASE=training/adam21x (384 hidden units).
+# Usage: training/adam32.sh [OUT]   (default training/adam32; SETS; BASE; EPOCHS, default 3;
+#   ALPHA, default 0.0003; PRUNE; THREADS; CLI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-training/adam32}
@@ -16,12 +19,14 @@ SETS=${SETS:-rollout-contact-a22c rollout-contactcand-a22c}
 WORK=$(mktemp -d training/.adam32.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/rollouts" "$WORK/nets"
-for set in $SETS; do
-    for f in training/"$set"/chunk-*.bin; do
+for spec in $SETS; do
+    set=${spec%%:*}
+    first=$([ "$spec" = "$set" ] && echo 1000000 || echo "${spec#*:}")
+    for f in $(ls training/"$set"/chunk-*.bin | head -n "$first"); do
         ln "$f" "$WORK/rollouts/$set-$(basename "$f")"
     done
 done
 echo "adam32: $(ls "$WORK/rollouts" | wc -l) chunks of $SETS"
 CLI=$CLI PRUNE=0 EPOCHS=${EPOCHS:-3} ALPHA=${ALPHA:-0.0003} \
-    training/fine-tune.sh contact training/adam22c "$WORK/rollouts" "$WORK/nets"
+    training/fine-tune.sh contact "${BASE:-training/adam22c}" "$WORK/rollouts" "$WORK/nets"
 CLI=$CLI training/assemble-contact.sh "$WORK/nets" "$OUT"
