@@ -500,14 +500,16 @@ mod tests {
             assert_eq!(map.entry(dice(a, b)).text, play);
             assert_eq!(map.cell(b, a).unwrap().text, play);
         }
-        // Doubles are the best rolls; 66 is the best of all, 21 and 41 the worst.
+        // Doubles are the best rolls; 66 is the best of all, and two of the small rolls that
+        // must split or slot, 21, 41 and 51, the worst (within a hundredth of each other at
+        // 0-ply, so the nets may order the three either way).
         let ranked = map.ranked();
         assert_eq!(ranked[0].dice, dice(6, 6));
         assert_eq!(ranked[0].rank, 1);
         assert!(ranked[..4].iter().all(|e| e.dice.is_double()));
         assert!(ranked[ROLLS - 2..]
             .iter()
-            .all(|e| [dice(2, 1), dice(4, 1)].contains(&e.dice)));
+            .all(|e| [dice(2, 1), dice(4, 1), dice(5, 1)].contains(&e.dice)));
         for pair in ranked.windows(2) {
             assert!(pair[0].equity >= pair[1].equity);
             assert!(pair[0].rank <= pair[1].rank);

@@ -38,7 +38,7 @@ const FORMAT_VERSION: u32 = 1;
 const HEADER_LEN: usize = 40;
 
 /// The longest net file [`Net::load`] reads: 16 MiB, room for about 16,000 hidden units on the
-/// 250 contact inputs, while the nets in use have a few hundred (under 200 KB). A longer file
+/// 250 contact inputs, while the nets in use have a few hundred (under 400 KB). A longer file
 /// (or a device like `/dev/zero`) is refused before it is read.
 pub const MAX_NET_FILE_BYTES: u64 = 16 << 20;
 
