@@ -21,8 +21,14 @@ trap 'rm -rf "$WORK"' EXIT
 mkdir "$WORK/rollouts" "$WORK/nets"
 for spec in $SETS; do
     set=${spec%%:*}
-    first=$([ "$spec" = "$set" ] && echo 1000000 || echo "${spec#*:}")
-    for f in $(ls training/"$set"/chunk-*.bin | head -n "$first"); do
+    if [ "$spec" = "$set" ]; then
+        files=(training/"$set"/chunk-*.bin)
+    else  # SET:N, as training/adam24.sh's EXTRA: chunks 0 to N - 1, each of them labelled
+        files=()
+        for i in $(seq 0 $((${spec#*:} - 1))); do files+=(training/"$set"/$(printf 'chunk-%05d.bin' "$i")); done
+    fi
+    for f in "${files[@]}"; do
+        [ -f "$f" ] || { echo "adam32: $f is not labelled yet"; exit 1; }
         ln "$f" "$WORK/rollouts/$set-$(basename "$f")"
     done
 done

@@ -501,8 +501,8 @@ mod tests {
             assert_eq!(map.cell(b, a).unwrap().text, play);
         }
         // Doubles are the best rolls; 66 is the best of all, and two of the small rolls that
-        // must split or slot, 21, 41 and 51, the worst (within a hundredth of each other at
-        // 0-ply, so the nets may order the three either way).
+        // must split or slot, 21, 41 and 51, the worst (within 0.015 of each other at 0-ply,
+        // so the nets may order the three either way).
         let ranked = map.ranked();
         assert_eq!(ranked[0].dice, dice(6, 6));
         assert_eq!(ranked[0].rank, 1);
