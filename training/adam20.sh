@@ -10,7 +10,8 @@
 # Usage: training/adam20.sh [OUT]   (default training/adam20); THREADS as adam9.sh; CLASSES
 # (e.g. crashed,race) trains only those nets (train supervised --classes): the crashed and race
 # nets once their sets are labelled again, to go with adam20's contact net. HIDDEN (default 256)
-# is the contact net's width; RELABEL (default training/relabel-a18bx) the relabelled sets'
+# is the contact net's width; SECOND gives it a second hidden layer of that many units (train
+# supervised --second-layer: the first layer kept, the layers above it new); RELABEL (default training/relabel-a18bx) the relabelled sets'
 # folder (training/relabel.sh); MORE_ROLLOUTS more rollout-labelled sets (each ROLLOUT_REPEAT times,
 # default 6, as the rollout-miss labels).
 set -e
@@ -42,5 +43,5 @@ LOSS=mse HARD=0.03 HARD_REPEAT=3 CANDIDATES=4 BLEND_DIR=$BLEND \
 MORE_DATA=training/label2p-crashed-a10 \
 MORE_CANDIDATES="training/label2p-candidates-a10 training/label2p-racecand-a10r training/label2p-crashcand-a11c training/label2p-contactcand-a11k training/label2p-crashcand-a12x training/label2p-contactcand-a12x training/label2p-early-a13x training/rollout-early-t10-a16ex" \
 ROLLOUT_DATA="training/rollout-miss-a16ex ${MORE_ROLLOUTS:-}" \
-EXTRA="--race-loss ce --hidden ${HIDDEN:-256} --hidden-crashed 192${CLASSES:+ --classes $CLASSES}" \
+EXTRA="--race-loss ce --hidden ${HIDDEN:-256} --hidden-crashed 192${SECOND:+ --second-layer $SECOND}${CLASSES:+ --classes $CLASSES}" \
     training/adam9.sh "${1:-training/adam20}" training/adam5 16 0.0007

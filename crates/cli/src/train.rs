@@ -398,6 +398,15 @@ pub struct SupervisedArgs {
     /// little time).
     #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
     hidden_crashed: Option<u32>,
+    /// Give the starting contact net a second hidden layer of this many units before training,
+    /// unless it has one (after any widening): its first layer is kept, the second layer and
+    /// the outputs start from small random weights, so the net must be trained afresh above its
+    /// first layer. A multiple of 64 keeps the fast evaluation path.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
+    second_layer: Option<u32>,
+    /// As --second-layer, for the crashed net.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
+    second_layer_crashed: Option<u32>,
     /// Train only these nets (comma-separated): the examples of the other classes are left
     /// out, and their nets are written as they start (not widened). For a round's crashed and
     /// race nets when its contact net is done.
@@ -1019,6 +1028,14 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
         ],
         args.seed,
     )?;
+    deepen(
+        &mut nets,
+        [
+            width(NetClass::Contact, args.second_layer),
+            width(NetClass::Crashed, args.second_layer_crashed),
+        ],
+        args.seed,
+    );
     let mut examples = load_examples(&args.data, &args.data_dir, "supervised")?;
     if trained.len() < NetClass::ALL.len() {
         let before = examples.len();
@@ -1074,6 +1091,33 @@ fn widen(nets: &mut Nets, hidden: [Option<usize>; 3], seed: u64) -> Result<()> {
     }
     // The pruning nets were distilled from the narrower nets; they stay as they are.
     Ok(())
+}
+
+/// Gives the contact and crashed nets a second hidden layer of the given units (see
+/// `Net::deepened`; `None`, or a net that has one: as they are), reproducibly from `seed`.
+fn deepen(nets: &mut Nets, second: [Option<usize>; 2], seed: u64) {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x4465_6570);
+    let [contact, crashed] = second;
+    for (net, second) in [(&mut nets.contact, contact), (&mut nets.crashed, crashed)] {
+        let Some(second) = second else {
+            continue;
+        };
+        match net.deepened(second, 0.1, || rng.gen::<f32>()) {
+            Some(deep) => {
+                eprintln!(
+                    "supervised: {} net given a second hidden layer of {second} units under new outputs",
+                    net.class().name()
+                );
+                *net = deep;
+            }
+            None => eprintln!(
+                "supervised: {} net already has a second hidden layer ({} units); kept",
+                net.class().name(),
+                net.second()
+            ),
+        }
+    }
 }
 
 fn run_sgd(args: &SupervisedArgs, nets: Nets, examples: &[Example]) -> Result<()> {

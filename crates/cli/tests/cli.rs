@@ -782,7 +782,7 @@ fn train_supervised_classes_trains_only_those_nets() {
     let n = cubeful_engine::eval::Nets::load_dir(&nets).unwrap();
     // The contact net widened and trained; the others written as they started, not widened.
     assert_eq!(n.contact.hidden(), c + 64);
-    assert_ne!(n.contact.params().0, embedded.contact.params().0);
+    assert_ne!(n.contact.params().w1, embedded.contact.params().w1);
     assert_eq!(n.crashed, embedded.crashed);
     assert_eq!(n.race, embedded.race);
     // An unknown class is refused by name.

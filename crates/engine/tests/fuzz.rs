@@ -855,11 +855,14 @@ fn net_seeds(rng: &mut Rng) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     for class in NetClass::ALL {
         for inputs in 1..6 {
             for hidden in 1..4 {
-                let mut state = rng.next();
-                let net = Net::random(class, 1, inputs, hidden, 1.0, || {
-                    (splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32
-                });
-                small.push(net.to_bytes());
+                // One hidden layer (format version 1), or two (version 2).
+                for second in 0..3 {
+                    let mut state = rng.next();
+                    let net = Net::random_deep(class, 1, inputs, hidden, second, 1.0, || {
+                        (splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32
+                    });
+                    small.push(net.to_bytes());
+                }
             }
         }
     }
@@ -886,7 +889,8 @@ fn fuzz_nets(cases: usize, seed: u64) -> Stats {
             let len = bytes.len();
             match rng.below(8) {
                 0 if len >= 40 => {
-                    let field = 8 + 4 * rng.below(6);
+                    // The header's u32 fields (version 2 has one more).
+                    let field = 8 + 4 * rng.below(7);
                     bytes[field..field + 4].copy_from_slice(&rng.pick(&edge).to_le_bytes());
                 }
                 1 if len >= 44 => {

@@ -95,10 +95,13 @@ impl Adam {
         assert_eq!(net.parameter_count(), self.len(), "a net of another size");
         assert_eq!(grad.len(), self.len(), "a gradient of another size");
         let (a, b1, b2) = self.begin(alpha);
-        let (gw1, gb1, gw2, gb2) = grad.parts();
-        let p = net.params_mut();
         let mut offset = 0;
-        for (params, g) in [(p.w1, gw1), (p.b1, gb1), (p.w2, gw2), (p.b2, gb2)] {
+        for (params, g) in net
+            .params_mut()
+            .parts()
+            .into_iter()
+            .zip(grad.parts().parts())
+        {
             self.update(offset, params, g, a, b1, b2);
             offset += g.len();
         }

@@ -6,7 +6,7 @@
 //! - [`Gradient`] and [`Backprop`]: the gradient of a [`Loss`] summed over examples, for
 //!   mini-batch optimisers ([`crate::adam`]).
 
-use cubeful_engine::eval::nn::{Net, OUTPUTS};
+use cubeful_engine::eval::nn::{Net, Params, OUTPUTS};
 
 /// The loss a net's five sigmoid outputs `y` are trained to minimise against target chances `t`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,14 +87,15 @@ fn equity_error(out: &[f32; OUTPUTS], target: &[f32; OUTPUTS]) -> f64 {
         .sum()
 }
 
-/// A gradient (or any vector) of a net's parameters, flat, in the order: hidden weights
-/// (input-major, as [`Net::params`] gives them), hidden biases, output weights (output-major),
-/// output biases.
+/// A gradient (or any vector) of a net's parameters, flat, in the order of
+/// [`Params::parts`]: hidden weights (input-major, as [`Net::params`] gives them), hidden
+/// biases, the second hidden layer's weights and biases (none in a net of one hidden layer),
+/// output weights (output-major), output biases.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gradient {
     values: Vec<f32>,
-    inputs: usize,
-    hidden: usize,
+    /// The length of each of the six parts.
+    lens: [usize; 6],
 }
 
 impl Gradient {
@@ -102,8 +103,7 @@ impl Gradient {
     pub fn zeros_like(net: &Net) -> Gradient {
         Gradient {
             values: vec![0.0; net.parameter_count()],
-            inputs: net.inputs(),
-            hidden: net.hidden(),
+            lens: net.params().parts().map(<[f32]>::len),
         }
     }
 
@@ -119,7 +119,7 @@ impl Gradient {
 
     /// True if `net` has this gradient's shape.
     pub fn fits(&self, net: &Net) -> bool {
-        net.inputs() == self.inputs && net.hidden() == self.hidden
+        net.params().parts().map(<[f32]>::len) == self.lens
     }
 
     /// Sets every value to zero.
@@ -151,19 +151,32 @@ impl Gradient {
         }
     }
 
-    /// The four parts: hidden weights, hidden biases, output weights, output biases.
-    pub fn parts(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
-        let (w1, rest) = self.values.split_at(self.inputs * self.hidden);
-        let (b1, rest) = rest.split_at(self.hidden);
-        let (w2, b2) = rest.split_at(OUTPUTS * self.hidden);
-        (w1, b1, w2, b2)
+    /// The six parts, as a net's [`Params`].
+    pub fn parts(&self) -> Params<'_> {
+        let mut rest = &self.values[..];
+        let [w1, b1, w_mid, b_mid, w2, b2] = self.lens.map(|n| {
+            let (part, tail) = rest.split_at(n);
+            rest = tail;
+            part
+        });
+        Params {
+            w1,
+            b1,
+            w_mid,
+            b_mid,
+            w2,
+            b2,
+        }
     }
 
-    fn parts_mut(&mut self) -> (&mut [f32], &mut [f32], &mut [f32], &mut [f32]) {
-        let (w1, rest) = self.values.split_at_mut(self.inputs * self.hidden);
-        let (b1, rest) = rest.split_at_mut(self.hidden);
-        let (w2, b2) = rest.split_at_mut(OUTPUTS * self.hidden);
-        (w1, b1, w2, b2)
+    /// The six parts, mutable, in the order of [`Params::parts`].
+    fn parts_mut(&mut self) -> [&mut [f32]; 6] {
+        let mut rest = &mut self.values[..];
+        self.lens.map(|n| {
+            let (part, tail) = std::mem::take(&mut rest).split_at_mut(n);
+            rest = tail;
+            part
+        })
     }
 }
 
@@ -195,31 +208,61 @@ impl Backprop {
         grad: &mut Gradient,
     ) -> f64 {
         assert!(grad.fits(net), "a gradient of another shape");
-        let nh = net.hidden();
-        if self.hidden.len() < nh {
-            self.hidden.resize(nh, 0.0);
-            self.delta.resize(nh, 0.0);
+        let (nh, ns) = (net.hidden(), net.second());
+        let scratch = net.scratch_len();
+        if self.hidden.len() < scratch {
+            self.hidden.resize(scratch, 0.0);
+        }
+        if self.delta.len() < scratch {
+            self.delta.resize(scratch, 0.0);
         }
         let mut out = [0.0f32; OUTPUTS];
         net.forward(x, &mut self.hidden, &mut out);
         let value = loss.value(&out, target);
         let dz = loss.output_deltas(&out, target);
-        let h = &self.hidden[..nh];
-        let (_, _, w2, _) = net.params();
-        let (gw1, gb1, gw2, gb2) = grad.parts_mut();
-        let delta = &mut self.delta[..nh];
-        delta.fill(0.0);
+        let params = net.params();
+        let [gw1, gb1, gw_mid, gb_mid, gw2, gb2] = grad.parts_mut();
+        let (h, top) = self.hidden[..scratch].split_at(nh);
+        let (delta, delta_top) = self.delta[..scratch].split_at_mut(nh);
+        // The deltas of the last hidden layer, and the output layer's gradient.
+        let (top, top_delta) = if ns > 0 {
+            (top, &mut *delta_top)
+        } else {
+            (h, &mut *delta)
+        };
+        let nt = top.len();
+        top_delta.fill(0.0);
         for (o, &d) in dz.iter().enumerate() {
-            let row = &w2[o * nh..(o + 1) * nh];
-            for ((g, &hk), (dk, &w)) in gw2[o * nh..(o + 1) * nh]
+            let row = &params.w2[o * nt..(o + 1) * nt];
+            for ((g, &a), (dk, &w)) in gw2[o * nt..(o + 1) * nt]
                 .iter_mut()
-                .zip(h)
-                .zip(delta.iter_mut().zip(row))
+                .zip(top)
+                .zip(top_delta.iter_mut().zip(row))
             {
-                *g += d * hk;
+                *g += d * a;
                 *dk += d * w;
             }
             gb2[o] += d;
+        }
+        if ns > 0 {
+            // Through the second layer's sigmoids, its gradient, and back to the first layer.
+            for ((dj, &a), gb) in delta_top.iter_mut().zip(top).zip(gb_mid.iter_mut()) {
+                *dj *= a * (1.0 - a);
+                *gb += *dj;
+            }
+            for (k, (dk, &hk)) in delta.iter_mut().zip(h).enumerate() {
+                let row = &params.w_mid[k * ns..(k + 1) * ns];
+                let mut back = 0.0f32;
+                for ((g, &w), &dj) in gw_mid[k * ns..(k + 1) * ns]
+                    .iter_mut()
+                    .zip(row)
+                    .zip(delta_top.iter())
+                {
+                    *g += hk * dj;
+                    back += w * dj;
+                }
+                *dk = back;
+            }
         }
         for ((dk, &hk), gb) in delta.iter_mut().zip(h).zip(gb1.iter_mut()) {
             *dk *= hk * (1.0 - hk);
@@ -240,6 +283,9 @@ impl Backprop {
 pub struct Sgd {
     hidden: Vec<f32>,
     delta: Vec<f32>,
+    /// For nets of two hidden layers: the gradient by [`Backprop`].
+    deep: Backprop,
+    grad: Option<Gradient>,
 }
 
 impl Sgd {
@@ -247,12 +293,17 @@ impl Sgd {
         Sgd {
             hidden: vec![0.0; hidden],
             delta: vec![0.0; hidden],
+            deep: Backprop::new(),
+            grad: None,
         }
     }
 
     /// One step of size `alpha` moving the outputs for inputs `x` towards `target`. Returns the
     /// squared error of the outputs before the step, summed over the five outputs.
     pub fn step(&mut self, net: &mut Net, x: &[f32], target: &[f32; OUTPUTS], alpha: f32) -> f32 {
+        if net.second() > 0 {
+            return self.step_deep(net, x, target, alpha);
+        }
         let nh = net.hidden();
         if self.hidden.len() < nh {
             self.hidden.resize(nh, 0.0);
@@ -299,6 +350,35 @@ impl Sgd {
     }
 }
 
+impl Sgd {
+    /// [`Sgd::step`] for a net of two hidden layers: the cross-entropy gradient (whose output
+    /// deltas are `output − target`, the same step as the one-layer pass) by [`Backprop`].
+    fn step_deep(&mut self, net: &mut Net, x: &[f32], target: &[f32; OUTPUTS], alpha: f32) -> f32 {
+        let grad = match &mut self.grad {
+            Some(g) if g.fits(net) => g,
+            slot => slot.insert(Gradient::zeros_like(net)),
+        };
+        grad.clear();
+        let scratch = net.scratch_len();
+        if self.hidden.len() < scratch {
+            self.hidden.resize(scratch, 0.0);
+        }
+        let mut out = [0.0f32; OUTPUTS];
+        net.forward(x, &mut self.hidden, &mut out);
+        let sq = out.iter().zip(target).map(|(y, t)| (t - y) * (t - y)).sum();
+        self.deep
+            .accumulate(net, x, target, Loss::CrossEntropy, grad);
+        let mut offset = 0;
+        for part in net.params_mut().parts() {
+            for (w, &g) in part.iter_mut().zip(&grad.values()[offset..]) {
+                *w -= alpha * g;
+            }
+            offset += part.len();
+        }
+        sq
+    }
+}
+
 fn net_inputs(w1_len: usize, hidden: usize) -> usize {
     w1_len / hidden
 }
@@ -329,7 +409,9 @@ mod tests {
         assert!(last < first / 100.0, "{first} -> {last}");
     }
 
-    fn small_net(seed: u64) -> Net {
+    /// A small net of 7 inputs and 4 hidden units (57 parameters), or with a second hidden
+    /// layer of `second` units.
+    fn small_net_of(seed: u64, second: usize) -> Net {
         let mut seed = seed;
         let mut next = move || {
             seed = seed
@@ -337,47 +419,53 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((seed >> 40) as f32) / (1u64 << 24) as f32
         };
-        Net::random(NetClass::Contact, 1, 7, 4, 0.8, &mut next)
+        Net::random_deep(NetClass::Contact, 1, 7, 4, second, 0.8, &mut next)
+    }
+
+    fn small_net(seed: u64) -> Net {
+        small_net_of(seed, 0)
     }
 
     fn loss_of(net: &Net, x: &[f32], target: &[f32; OUTPUTS], loss: Loss) -> f64 {
-        let mut hidden = vec![0.0; net.hidden()];
+        let mut hidden = vec![0.0; net.scratch_len()];
         let mut out = [0.0f32; OUTPUTS];
         net.forward(x, &mut hidden, &mut out);
         loss.value(&out, target)
     }
 
     /// Central finite differences of the loss against the backpropagated gradient, for every
-    /// parameter of a small net (7 inputs, 4 hidden units: 57 parameters), with inputs that
-    /// include zeros and fractions and targets strictly inside and on the edges of [0, 1].
+    /// parameter of a small net (7 inputs, 4 hidden units: 57 parameters; with a second layer
+    /// of 3 units, 67), with inputs that include zeros and fractions and targets strictly inside
+    /// and on the edges of [0, 1].
     fn check_gradient(loss: Loss) {
+        check_gradient_of(loss, 0, 57);
+        check_gradient_of(loss, 3, 67);
+    }
+
+    fn check_gradient_of(loss: Loss, second: usize, parameters: usize) {
         let x = [1.0f32, 0.0, 0.5, 0.25, 0.0, 1.0, 0.8];
         let target = [0.7f32, 0.2, 0.0, 0.15, 1.0];
         for seed in [1u64, 2, 3] {
-            let net = small_net(seed);
+            let net = small_net_of(seed, second);
             let mut grad = Gradient::zeros_like(&net);
             let mut bp = Backprop::new();
             let value = bp.accumulate(&net, &x, &target, loss, &mut grad);
             assert!((value - loss_of(&net, &x, &target, loss)).abs() < 1e-9);
             let analytic = grad.values().to_vec();
-            assert_eq!(analytic.len(), 57);
+            assert_eq!(analytic.len(), parameters);
             let h = 1e-2f32;
             let mut checked_nonzero = 0;
             for (k, &a) in analytic.iter().enumerate() {
                 let shifted = |delta: f32| {
                     let mut n = net.clone();
-                    let p = n.params_mut();
-                    let (w1, b1, w2) = (p.w1.len(), p.b1.len(), p.w2.len());
-                    let slot = if k < w1 {
-                        &mut p.w1[k]
-                    } else if k < w1 + b1 {
-                        &mut p.b1[k - w1]
-                    } else if k < w1 + b1 + w2 {
-                        &mut p.w2[k - w1 - b1]
-                    } else {
-                        &mut p.b2[k - w1 - b1 - w2]
-                    };
-                    *slot += delta;
+                    let mut k = k;
+                    for part in n.params_mut().parts() {
+                        if k < part.len() {
+                            part[k] += delta;
+                            break;
+                        }
+                        k -= part.len();
+                    }
                     loss_of(&n, &x, &target, loss)
                 };
                 let numeric = (shifted(h) - shifted(-h)) / (2.0 * f64::from(h));
@@ -391,7 +479,7 @@ mod tests {
                 }
             }
             // The rows of the zero inputs have zero gradient; most others do not.
-            assert!(checked_nonzero > 30, "{checked_nonzero}");
+            assert!(checked_nonzero > 30, "{second}: {checked_nonzero}");
         }
     }
 
@@ -422,6 +510,20 @@ mod tests {
         assert!((eq.value(&cancel, &t) - plain.value(&cancel, &t)).abs() < 1e-6);
         let de: f64 = 2.0 * 0.02 + 0.04;
         assert!((eq.value(&add, &t) - plain.value(&add, &t) - de * de / 4.0).abs() < 1e-7);
+    }
+
+    #[test]
+    fn steps_reduce_the_error_of_a_two_layer_net() {
+        let mut net = small_net_of(4, 3);
+        let x = [1.0f32, 0.0, 0.5, 0.25, 0.0, 1.0, 0.8];
+        let target = [0.9, 0.3, 0.05, 0.1, 0.01];
+        let mut sgd = Sgd::new(4);
+        let first = sgd.step(&mut net, &x, &target, 0.1);
+        let mut last = first;
+        for _ in 0..2000 {
+            last = sgd.step(&mut net, &x, &target, 0.1);
+        }
+        assert!(last < first / 100.0, "{first} -> {last}");
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! The depth trial: perceptrons with one or more hidden layers of sigmoid units, trained from
-//! random weights on the examples of one net class, to learn whether a second hidden layer pays
-//! before the engine's evaluator and net files carry one (docs/TRAINING.md, round adam29).
+//! random weights on the examples of one net class, to learn whether another hidden layer pays
+//! before the engine's evaluator and net files carry one (docs/TRAINING.md, round adam29; the
+//! engine's nets have one or two since round adam34).
 //!
-//! Every net of the engine has one hidden layer; rounds adam19–adam21 and adam27 found its
-//! contact and crashed nets lagging their own 2-ply teacher whatever the data and the width.
+//! Rounds adam19–adam21 and adam27 found the one-layer contact and crashed nets lagging their
+//! own 2-ply teacher whatever the data and the width.
 //! [`train`] fits nets of any shape on the same examples with the same optimiser (Adam,
 //! mini-batches, a cosine schedule, [`Loss`]) and reports each epoch's held-out figures, so two
 //! shapes compare on equal terms. The trial's nets are not saved: they answer a question.

@@ -105,9 +105,12 @@ impl MinibatchConfig {
 
 /// Moves every weight of `average` `1 − decay` of the way to `net`'s.
 fn blend(average: &mut Net, net: &Net, decay: f32) {
-    let (w1, b1, w2, b2) = net.params();
-    let a = average.params_mut();
-    for (avg, now) in [(a.w1, w1), (a.b1, b1), (a.w2, w2), (a.b2, b2)] {
+    for (avg, now) in average
+        .params_mut()
+        .parts()
+        .into_iter()
+        .zip(net.params().parts())
+    {
         for (x, &y) in avg.iter_mut().zip(now) {
             *x = decay * *x + (1.0 - decay) * y;
         }
@@ -175,7 +178,7 @@ pub fn mean_losses(nets: &Nets, examples: &[Example], losses: [Loss; 3]) -> (f64
     let mut inputs = vec![0.0f32; MAX_INPUTS];
     let hidden_len = NetClass::ALL
         .iter()
-        .map(|&c| nets.net(c).hidden())
+        .map(|&c| nets.net(c).scratch_len())
         .max()
         .unwrap_or(0);
     let mut hidden = vec![0.0f32; hidden_len];
@@ -532,7 +535,7 @@ mod tests {
         // Every net moved, and the trained counters count the examples of its class.
         for (k, class) in NetClass::ALL.into_iter().enumerate() {
             let last_epoch = reports.iter().rposition(|r| r.best).unwrap() as u64;
-            assert_ne!(one.net(class).params().0, start.net(class).params().0);
+            assert_ne!(one.net(class).params().w1, start.net(class).params().w1);
             assert_eq!(
                 one.net(class).trained,
                 start.net(class).trained + last_epoch * counts[k] as u64
@@ -569,7 +572,7 @@ mod tests {
             Selection::Loss,
             |_, _| {},
         );
-        assert_ne!(one.contact.params().0, three.contact.params().0);
+        assert_ne!(one.contact.params().w1, three.contact.params().w1);
     }
 
     /// Cross-entropy at a constant rate of 0.001, batches of 50, one thread.
@@ -661,9 +664,9 @@ mod tests {
         // In between: weights between the start and the trained ones, closer to the trained.
         let averaged = run(Some(0.9));
         let (w_start, w_plain, w_avg) = (
-            start.contact.params().0,
-            plain.contact.params().0,
-            averaged.contact.params().0,
+            start.contact.params().w1,
+            plain.contact.params().w1,
+            averaged.contact.params().w1,
         );
         let distance = |a: &[f32], b: &[f32]| -> f64 {
             a.iter()

@@ -142,7 +142,7 @@ fn mean_loss(net: &Net, examples: &[&Example]) -> f64 {
         return 0.0;
     }
     let mut x = [0.0f32; BASE_INPUTS];
-    let mut hidden = vec![0.0f32; net.hidden()];
+    let mut hidden = vec![0.0f32; net.scratch_len()];
     let mut out = [0.0f32; 5];
     let mut sum = 0.0;
     for e in examples {

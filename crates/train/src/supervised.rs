@@ -198,9 +198,9 @@ pub fn train(
     let mut best = (equity_rmse(&nets, &validation), nets.clone());
     let hidden = nets
         .contact
-        .hidden()
-        .max(nets.crashed.hidden())
-        .max(nets.race.hidden());
+        .scratch_len()
+        .max(nets.crashed.scratch_len())
+        .max(nets.race.scratch_len());
     let mut sgd = Sgd::new(hidden);
     let mut inputs = vec![0.0f32; MAX_INPUTS];
     let mut alpha = config.alpha;

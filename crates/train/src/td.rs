@@ -252,8 +252,8 @@ fn non_finite_net(nets: &Nets) -> Option<&'static str> {
     [&nets.contact, &nets.crashed, &nets.race]
         .into_iter()
         .find(|net| {
-            let (w1, b1, w2, b2) = net.params();
-            [w1, b1, w2, b2]
+            net.params()
+                .parts()
                 .iter()
                 .any(|part| part.iter().any(|w| !w.is_finite()))
         })

@@ -283,7 +283,7 @@ impl Evaluator {
     pub fn new(nets: Arc<Nets>) -> Evaluator {
         let hidden = [&nets.contact, &nets.crashed, &nets.race]
             .iter()
-            .map(|n| n.hidden())
+            .map(|n| n.scratch_len())
             .max()
             .unwrap_or(0);
         let prune_hidden = vec![0.0; nets.prune.as_ref().map_or(0, PruneNets::max_hidden)];

@@ -123,11 +123,11 @@ impl PruneNets {
         }
     }
 
-    /// The largest hidden layer of the three (the scratch space [`PruneNets::forward`] needs).
+    /// The largest scratch space of the three (what [`PruneNets::forward`] needs).
     pub fn max_hidden(&self) -> usize {
         NetClass::ALL
             .iter()
-            .map(|&c| self.net(c).hidden())
+            .map(|&c| self.net(c).scratch_len())
             .max()
             .unwrap_or(0)
     }
@@ -168,7 +168,7 @@ impl PruneNets {
         }
         let (index, value) = inputs.as_slices();
         net.hidden_sparse(index, value, hidden);
-        net.output_layer(&hidden[..net.hidden()])
+        net.upper_layers(hidden)
     }
 }
 

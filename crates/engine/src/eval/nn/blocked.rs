@@ -1,5 +1,5 @@
 //! The forward pass of [`Net::forward`] on x86-64 processors with AVX2, for nets whose hidden
-//! layer is a multiple of 64 units: the non-zero inputs are found eight at a time, the hidden
+//! layers are multiples of 64 units: the non-zero inputs are found eight at a time, the hidden
 //! layer is accumulated in registers 64 units at a time (instead of through memory, input by
 //! input), and the hidden sigmoids are computed eight at a time.
 //!
@@ -10,7 +10,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{Net, OUTPUTS};
+use super::{Net, DENSE_INDEX, OUTPUTS};
 
 /// Hidden units accumulated in registers at a time (eight vectors of eight).
 pub(super) const BLOCK: usize = 64;
@@ -21,20 +21,23 @@ pub(super) const MAX_INPUTS: usize = 256;
 /// `Net::forward` with the hidden layer kept in registers.
 ///
 /// # Safety
-/// The processor must support AVX2; `net.hidden()` must be a multiple of [`BLOCK`],
-/// `net.inputs()` at most [`MAX_INPUTS`], `x` at least `net.inputs()` long and `hidden` at least
-/// `net.hidden()` long (all asserted).
+/// The processor must support AVX2; `net.hidden()` and `net.second()` must be multiples of
+/// [`BLOCK`], `net.inputs()` at most [`MAX_INPUTS`], `x` at least `net.inputs()` long and
+/// `hidden` at least `net.scratch_len()` long (all asserted).
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn forward(net: &Net, x: &[f32], hidden: &mut [f32], out: &mut [f32; OUTPUTS]) {
-    let n_hidden = net.hidden;
+    let (n_hidden, n_second) = (net.hidden, net.second);
     let inputs = net.inputs;
-    assert!(n_hidden.is_multiple_of(BLOCK) && inputs <= MAX_INPUTS);
-    assert!(x.len() >= inputs && hidden.len() >= n_hidden);
+    assert!(
+        n_hidden.is_multiple_of(BLOCK) && n_second.is_multiple_of(BLOCK) && inputs <= MAX_INPUTS
+    );
+    assert!(x.len() >= inputs && hidden.len() >= n_hidden + n_second);
     let (w1, b1, w2, b2) = (&net.w1, &net.b1, &net.w2, &net.b2);
     // The net's shape is checked when it is made or read: these follow from it.
-    assert!(
-        w1.len() == inputs * n_hidden && b1.len() == n_hidden && w2.len() == OUTPUTS * n_hidden
-    );
+    let top = net.top();
+    assert!(w1.len() == inputs * n_hidden && b1.len() == n_hidden && w2.len() == OUTPUTS * top);
+    assert!(net.w_mid.len() == n_hidden * n_second && net.b_mid.len() == n_second);
+    assert!(n_second == 0 || n_hidden <= DENSE_INDEX.len());
 
     // The non-zero inputs, in order.
     let mut index = [0u16; MAX_INPUTS];
@@ -65,8 +68,22 @@ pub(super) unsafe fn forward(net: &Net, x: &[f32], hidden: &mut [f32], out: &mut
 
     // The indices are inputs of the net, and `w1` holds `inputs` rows (asserted above).
     hidden_layer::<8>(w1, b1, n_hidden, &index[..active], &value[..active], hidden);
-
-    *out = output_layer(w2, b2, n_hidden, hidden);
+    if n_second == 0 {
+        *out = output_layer(w2, b2, n_hidden, hidden);
+        return;
+    }
+    // The second layer: every unit of the first adds its row (`w_mid` holds `n_hidden` rows,
+    // asserted above).
+    let (first, second) = hidden.split_at_mut(n_hidden);
+    hidden_layer::<8>(
+        &net.w_mid,
+        &net.b_mid,
+        n_second,
+        &DENSE_INDEX[..n_hidden],
+        first,
+        second,
+    );
+    *out = output_layer(w2, b2, n_second, second);
 }
 
 /// The output layer for the hidden activations `hidden`: `sigmoid(b2[o] + dot(row o of w2,
@@ -257,8 +274,25 @@ mod tests {
         let mut state = 3u64;
         let mut uniform =
             || (crate::game::splitmix64(&mut state) >> 40) as f32 / (1u64 << 24) as f32;
-        for (inputs, hidden) in [(250, 128), (214, 64), (200, 192), (13, 64)] {
-            let net = Net::random(NetClass::Contact, 1, inputs, hidden, 0.8, &mut uniform);
+        let shapes = [
+            (250, 128, 0),
+            (214, 64, 0),
+            (200, 192, 0),
+            (13, 64, 0),
+            (250, 256, 64),
+            (214, 64, 128),
+        ];
+        for (inputs, hidden, second) in shapes {
+            let net = Net::random_deep(
+                NetClass::Contact,
+                1,
+                inputs,
+                hidden,
+                second,
+                0.8,
+                &mut uniform,
+            );
+            let hidden = hidden + second;
             for case in 0..300 {
                 // Mostly zeros and ones, as real inputs are, and some other values.
                 let x: Vec<f32> = (0..inputs)
