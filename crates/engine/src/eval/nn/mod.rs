@@ -228,11 +228,7 @@ impl Net {
         scale: f32,
         mut next_uniform: impl FnMut() -> f32,
     ) -> Net {
-        let mut draw = |n: usize| -> Vec<f32> {
-            (0..n)
-                .map(|_| (next_uniform() * 2.0 - 1.0) * scale)
-                .collect()
-        };
+        let mut draw = |n: usize| uniform_weights(n, scale, &mut next_uniform);
         assert!(
             second == 0 || hidden <= MAX_DENSE,
             "a first hidden layer of more than {MAX_DENSE} units under a second"
@@ -313,11 +309,7 @@ impl Net {
         if self.second > 0 || second == 0 || self.hidden > MAX_DENSE {
             return None;
         }
-        let mut draw = |n: usize| -> Vec<f32> {
-            (0..n)
-                .map(|_| (next_uniform() * 2.0 - 1.0) * scale)
-                .collect()
-        };
+        let mut draw = |n: usize| uniform_weights(n, scale, &mut next_uniform);
         Some(Net {
             second,
             w_mid: draw(self.hidden * second),
@@ -712,6 +704,14 @@ impl Net {
     pub fn parameter_count(&self) -> usize {
         self.params().parts().iter().map(|p| p.len()).sum()
     }
+}
+
+/// `n` weights drawn from `uniform(-scale, scale)` by `next_uniform`, a source of numbers in
+/// [0, 1).
+fn uniform_weights(n: usize, scale: f32, next_uniform: &mut impl FnMut() -> f32) -> Vec<f32> {
+    (0..n)
+        .map(|_| (next_uniform() * 2.0 - 1.0) * scale)
+        .collect()
 }
 
 /// Most units of a first hidden layer under a second.
