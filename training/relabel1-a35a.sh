@@ -1,12 +1,5 @@
 #!/bin/sh
-# Round adam35 (docs/TRAINING.md): the eight sets that teach the contact net (training/adam20.sh's
-# CONTACT_SETS, 5.8 million positions) labelled again by adam35a's pruned 1-ply, into
-# training/relabel1-a35a/SET. Why: on the contact yardstick (beyond the rollouts' noise) adam18bx's
-# 2-ply, the targets of the base nets since round adam20, is 0.0459 from the rollouts, adam35a's
-# 1-ply 0.0243 at ten times the speed. About 2,000 positions a second per thread; the labels are
-# not committed (gitignored): this script makes them again, the same bit for bit.
+# Round adam35 (docs/TRAINING.md): the contact sets labelled again by adam35a's pruned 1-ply, into
+# training/relabel1-a35a (training/relabel1-contact.sh says why and how).
 # Usage: training/relabel1-a35a.sh   (THREADS; CLI)
-cd "$(dirname "$0")/.." || exit 1
-PLIES=1 SETS="label2p-r3 label2p-r2 label2p label2p-candidates-a6 label2p-candidates-a10
-    label2p-contactcand-a11k label2p-contactcand-a12x label2p-early-a13x" \
-    exec training/relabel.sh training/adam35a training/relabel1-a35a
+exec "$(dirname "$0")/relabel1-contact.sh" adam35a
