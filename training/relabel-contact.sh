@@ -6,8 +6,8 @@
 # rollouts' noise) adam18bx's 2-ply, the targets of the base nets since round adam20, is 0.0459
 # from the rollouts, adam35a's 1-ply 0.0243 at ten times the speed, adam36a's 0.0222, adam37a's
 # 2-ply 0.0161. About 2,000 positions a second per thread at 1 ply, 200 at 2; deterministic and
-# resumable (chunks already written are skipped); the labels are not committed (gitignored): this
-# script makes them again, the same bit for bit.
+# resumable (chunks already written are skipped), the same bit for bit when made again: the quick
+# 1-ply labels are gitignored, the long job's 2-ply ones (training/relabel2-a37a.sh) committed.
 # Usage: training/relabel-contact.sh TEACHER [OUT]   (e.g. adam36a; PLIES, default 1; THREADS; CLI)
 cd "$(dirname "$0")/.." || exit 1
 [ -n "$1" ] || { echo "usage: training/relabel-contact.sh TEACHER [OUT]" >&2; exit 2; }

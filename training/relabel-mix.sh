@@ -1,10 +1,9 @@
 #!/bin/sh
 # A relabelled-sets folder for training/adam20.sh's RELABEL that takes each chunk from PRIMARY
 # where PRIMARY has it and from FALLBACK elsewhere (hard links, made again on every run: the data
-# reader skips symbolic links): a round can
-# train on the long job's 2-ply labels done so far (training/relabel2-a37a.sh) and a nearer 1-ply
-# relabel for the rest. A set that only PRIMARY has is taken from it whole. Every set must be
-# complete in one of the two (training/adam20.sh checks).
+# reader skips symbolic links): a round can train on the long job's 2-ply labels done so far
+# (training/relabel2-a37a.sh) and a nearer 1-ply relabel for the rest. A set that only PRIMARY
+# has is taken from it whole. Every set must be complete in one of the two (adam20.sh checks).
 # Usage: training/relabel-mix.sh PRIMARY FALLBACK OUT
 #   e.g. training/relabel-mix.sh training/relabel2-a37a training/relabel1-a36a training/relabel-mix
 set -eu
