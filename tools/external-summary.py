@@ -66,7 +66,19 @@ for side in ("gnubg", "cubeful"):
 KINDS = ("missed_double_below_cp", "missed_double_above_cp", "wrong_double_below_dp",
          "wrong_double_above_tg", "wrong_take", "wrong_pass")
 cube_kinds = {side: {k: {"count": 0, "emg": 0.0} for k in KINDS} for side in ("gnubg", "cubeful")}
-for path in sorted(glob.glob(os.path.join(d, "chunk-*.sgf"))):
+sgfs = sorted(glob.glob(os.path.join(d, "chunk-*.sgf")))
+# The SGF files are gitignored: in a fresh checkout only the JSON chunks are there, and the cube
+# errors by kind come from the summary written where the games were played, not from nothing.
+previous = os.path.join(d, "summary.json")
+if len(sgfs) < len(chunks) and os.path.exists(previous):
+    with open(previous) as f:
+        kept = json.load(f)
+    if all("cube_errors" in kept.get(side, {}) for side in cube_kinds):
+        print(f"external-summary: {len(sgfs)} of {len(chunks)} chunks' SGF files here: the cube "
+              "errors by kind are kept from the earlier summary.json", file=sys.stderr)
+        cube_kinds = {side: kept[side]["cube_errors"] for side in cube_kinds}
+        sgfs = []
+for path in sgfs:
     with open(path) as f:
         text = f.read()
     for game in text.split("(;")[1:]:
