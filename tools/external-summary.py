@@ -67,17 +67,23 @@ KINDS = ("missed_double_below_cp", "missed_double_above_cp", "wrong_double_below
          "wrong_double_above_tg", "wrong_take", "wrong_pass")
 cube_kinds = {side: {k: {"count": 0, "emg": 0.0} for k in KINDS} for side in ("gnubg", "cubeful")}
 sgfs = sorted(glob.glob(os.path.join(d, "chunk-*.sgf")))
-# The SGF files are gitignored: in a fresh checkout only the JSON chunks are there, and the cube
-# errors by kind come from the summary written where the games were played, not from nothing.
-previous = os.path.join(d, "summary.json")
-if len(sgfs) < len(chunks) and os.path.exists(previous):
-    with open(previous) as f:
-        kept = json.load(f)
-    if all("cube_errors" in kept.get(side, {}) for side in cube_kinds):
-        print(f"external-summary: {len(sgfs)} of {len(chunks)} chunks' SGF files here: the cube "
-              "errors by kind are kept from the earlier summary.json", file=sys.stderr)
+# The SGF files are gitignored: in a fresh checkout only the JSON chunks are there. The cube
+# errors by kind then come from the summary written where the games were played, if it covers
+# the same games; otherwise they cover only the chunks whose SGF files are here, and it says so.
+if len(sgfs) < len(chunks):
+    found = len(sgfs) or "no"
+    kept = {}
+    if os.path.exists(os.path.join(d, "summary.json")):
+        with open(os.path.join(d, "summary.json")) as f:
+            kept = json.load(f)
+    if kept.get("games") == n and all("cube_errors" in kept.get(side, {}) for side in cube_kinds):
         cube_kinds = {side: kept[side]["cube_errors"] for side in cube_kinds}
         sgfs = []
+        note = "kept from the earlier summary.json, which covers the same games"
+    else:
+        note = f"counted in the {len(sgfs)} chunks whose SGF files are here"
+    print(f"external-summary: {found} SGF files for {len(chunks)} chunks: the cube "
+          f"errors by kind are {note}", file=sys.stderr)
 for path in sgfs:
     with open(path) as f:
         text = f.read()
