@@ -12,9 +12,11 @@
 # nets once their sets are labelled again, to go with adam20's contact net. HIDDEN (default 256)
 # is the contact net's width; SECOND gives it a second hidden layer of that many units (train
 # supervised --second-layer: the first layer kept, the layers above it new); SECOND_CRASHED the
-# same for the crashed net (--second-layer-crashed); RELABEL (default training/relabel-a18bx) the relabelled sets'
-# folder (training/relabel.sh); MORE_ROLLOUTS more rollout-labelled sets (each ROLLOUT_REPEAT times,
-# default 6, as the rollout-miss labels). START (default training/adam5), EPOCHS (16) and ALPHA
+# same for the crashed net (--second-layer-crashed); HIDDEN_CRASHED (default 192) the crashed
+# net's first layer, widened to it (--hidden-crashed, with or without a second layer); RELABEL
+# (default training/relabel-a18bx) the relabelled sets' folder (training/relabel.sh);
+# MORE_ROLLOUTS more rollout-labelled sets (each ROLLOUT_REPEAT times, default 6, as the
+# rollout-miss labels). START (default training/adam5), EPOCHS (16) and ALPHA
 # (0.0007) are the nets trained on and the schedule (round adam35: START=training/adam34d, whose
 # contact net already has its second layer, kept as it is, EPOCHS=8 ALPHA=0.0004).
 set -e
@@ -46,5 +48,5 @@ LOSS=mse HARD=0.03 HARD_REPEAT=3 CANDIDATES=4 BLEND_DIR=$BLEND \
 MORE_DATA=training/label2p-crashed-a10 \
 MORE_CANDIDATES="training/label2p-candidates-a10 training/label2p-racecand-a10r training/label2p-crashcand-a11c training/label2p-contactcand-a11k training/label2p-crashcand-a12x training/label2p-contactcand-a12x training/label2p-early-a13x training/rollout-early-t10-a16ex" \
 ROLLOUT_DATA="training/rollout-miss-a16ex ${MORE_ROLLOUTS:-}" \
-EXTRA="--race-loss ce --hidden ${HIDDEN:-256} --hidden-crashed 192${SECOND:+ --second-layer $SECOND}${SECOND_CRASHED:+ --second-layer-crashed $SECOND_CRASHED}${CLASSES:+ --classes $CLASSES}" \
+EXTRA="--race-loss ce --hidden ${HIDDEN:-256} --hidden-crashed ${HIDDEN_CRASHED:-192}${SECOND:+ --second-layer $SECOND}${SECOND_CRASHED:+ --second-layer-crashed $SECOND_CRASHED}${CLASSES:+ --classes $CLASSES}" \
     training/adam9.sh "${1:-training/adam20}" "${START:-training/adam5}" "${EPOCHS:-16}" "${ALPHA:-0.0007}"

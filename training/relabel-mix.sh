@@ -1,39 +1,45 @@
 #!/bin/sh
-# A relabelled-sets folder for training/adam20.sh's RELABEL that takes each chunk from PRIMARY
-# where PRIMARY has it and from FALLBACK elsewhere (hard links, made again on every run: the data
-# reader skips symbolic links): a round can train on the long job's 2-ply labels done so far
-# (training/relabel2-a37a.sh) and a nearer 1-ply relabel for the rest. A set that only PRIMARY
-# has is taken from it whole. Every set must be complete in one of the two (adam20.sh checks).
-# Usage: training/relabel-mix.sh PRIMARY FALLBACK OUT
-#   e.g. training/relabel-mix.sh training/relabel2-a37a training/relabel1-a36a training/relabel-mix
+# A relabelled-sets folder for training/adam20.sh's RELABEL that takes each chunk from the first
+# of the SOURCE folders that has it (hard links, made again on every run: the data reader skips
+# symbolic links): a round can train on the long job's 2-ply labels done so far
+# (training/relabel2-a37a.sh), other 2-ply relabels (the crashed sets', training/relabel2c-a39c)
+# and a nearer 1-ply relabel, last, for the rest. A set only some of them have is taken from
+# those. Every set must be complete in the mix (adam20.sh checks).
+# Usage: training/relabel-mix.sh SOURCE... OUT   (at least two SOURCEs, the best labels first)
+#   e.g. training/relabel-mix.sh training/relabel2-a37a training/relabel2c-a39c
+#          training/relabel1-a37a training/relabel-mix
 set -eu
-[ $# -eq 3 ] || { sed -n '2,8p' "$0" >&2; exit 2; }
-PRIMARY=$(realpath "$1")
-FALLBACK=$(realpath "$2")
-OUT=$3
+[ $# -ge 3 ] || { sed -n '2,10p' "$0" >&2; exit 2; }
+# The last argument is OUT; the $# - 1 before it are the sources, in order.
+for OUT; do :; done
+SOURCES=$(($# - 1))
+i=0
+for source; do
+    i=$((i + 1))
+    [ $i -gt $SOURCES ] && break
+    [ -d "$source" ] || { echo "relabel-mix: $source is not a folder" >&2; exit 2; }
+done
 rm -rf "$OUT"
-primary=0 fallback=0
-for dir in "$FALLBACK"/*/; do
-    set=$(basename "$dir")
-    mkdir -p "$OUT/$set"
-    for chunk in "$dir"chunk-*.bin; do
-        name=$(basename "$chunk")
-        if [ -f "$PRIMARY/$set/$name" ]; then
-            ln "$PRIMARY/$set/$name" "$OUT/$set/$name"
-            primary=$((primary + 1))
-        else
+mkdir -p "$OUT"
+summary=""
+i=0
+for source; do
+    i=$((i + 1))
+    [ $i -gt $SOURCES ] && break
+    root=$(realpath "$source")
+    taken=0
+    for dir in "$root"/*/; do
+        [ -d "$dir" ] || continue
+        set=$(basename "$dir")
+        mkdir -p "$OUT/$set"
+        for chunk in "$dir"chunk-*.bin; do
+            [ -f "$chunk" ] || continue
+            name=$(basename "$chunk")
+            [ -e "$OUT/$set/$name" ] && continue
             ln "$chunk" "$OUT/$set/$name"
-            fallback=$((fallback + 1))
-        fi
+            taken=$((taken + 1))
+        done
     done
+    summary="$summary${summary:+, }$taken from $source"
 done
-for dir in "$PRIMARY"/*/; do
-    set=$(basename "$dir")
-    [ -d "$FALLBACK/$set" ] && continue
-    mkdir -p "$OUT/$set"
-    for chunk in "$dir"chunk-*.bin; do
-        ln "$chunk" "$OUT/$set/$(basename "$chunk")"
-        primary=$((primary + 1))
-    done
-done
-echo "relabel-mix: $primary chunks from $1, $fallback from $2"
+echo "relabel-mix: $summary"
