@@ -13,7 +13,8 @@
 # is the contact net's width; SECOND gives it a second hidden layer of that many units (train
 # supervised --second-layer: the first layer kept, the layers above it new); SECOND_CRASHED the
 # same for the crashed net (--second-layer-crashed); HIDDEN_CRASHED (default 192) the crashed
-# net's first layer, widened to it (--hidden-crashed, with or without a second layer); RELABEL
+# net's first layer, widened to it (--hidden-crashed, with or without a second layer; with
+# CLASSES=crashed, a START whose crashed net is wider, as adam41w's 256, needs it set); RELABEL
 # (default training/relabel-a18bx) the relabelled sets' folder (training/relabel.sh);
 # MORE_ROLLOUTS more rollout-labelled sets (each ROLLOUT_REPEAT times, default 6, as the
 # rollout-miss labels). START (default training/adam5), EPOCHS (16) and ALPHA
