@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # A relabelled-sets folder for training/adam20.sh's RELABEL that takes each chunk from the first
 # of the SOURCE folders that has it (hard links, made again on every run: the data reader skips
 # symbolic links): a round can train on the long job's 2-ply labels done so far
@@ -10,22 +10,15 @@
 #          training/relabel1-a37a training/relabel-mix
 set -eu
 [ $# -ge 3 ] || { sed -n '2,10p' "$0" >&2; exit 2; }
-# The last argument is OUT; the $# - 1 before it are the sources, in order.
-for OUT; do :; done
-SOURCES=$(($# - 1))
-i=0
-for source; do
-    i=$((i + 1))
-    [ $i -gt $SOURCES ] && break
+OUT=${!#}
+SOURCES=("${@:1:$#-1}")
+for source in "${SOURCES[@]}"; do
     [ -d "$source" ] || { echo "relabel-mix: $source is not a folder" >&2; exit 2; }
 done
 rm -rf "$OUT"
 mkdir -p "$OUT"
 summary=""
-i=0
-for source; do
-    i=$((i + 1))
-    [ $i -gt $SOURCES ] && break
+for source in "${SOURCES[@]}"; do
     root=$(realpath "$source")
     taken=0
     for dir in "$root"/*/; do
