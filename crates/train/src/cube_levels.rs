@@ -334,7 +334,7 @@ mod tests {
             40,
             5,
             Reference::Search { plies: 0 },
-            &[0.5, cubeful_engine::cube::SHALLOW_CONTACT_EFFICIENCY],
+            &[0.5, cubeful_engine::cube::CUBE_ACTION_CONTACT_EFFICIENCY],
             1,
         );
         assert!(scores[1].contact.positions > 0);

@@ -52,26 +52,27 @@ pub enum CubeEfficiency {
     Exact(ExactCubeful),
 }
 
-/// Cube efficiency of contact and crashed positions in searches of two plies and more (and
-/// of cube contexts built without a position).
+/// Cube efficiency of contact and crashed positions in checker plays at every depth (and of
+/// cube contexts built without a position).
 pub const CONTACT_EFFICIENCY: f32 = 0.68;
-/// Cube efficiency of contact and crashed positions in the cube actions of 0- and 1-ply
-/// evaluations: GNU Backgammon's since December 2023. Cubeful used the deep value here from
-/// 2026-11-26 while its nets judged the player on roll low; with adam18bx's nets 0.76 halves
-/// the cube error by GNU Backgammon's analysis of 800 games against it, but raises the checker
-/// error, so checker plays keep the deep value (docs/CUBE.md, docs/BENCHMARKS.md §Cube
-/// efficiency by depth).
-pub const SHALLOW_CONTACT_EFFICIENCY: f32 = 0.76;
+/// Cube efficiency of contact and crashed positions in cube actions at every depth: GNU
+/// Backgammon's at 0 and 1 ply since December 2023 (it keeps 0.68 deeper). With adam18bx's
+/// nets 0.76 halved the 0-ply cube error by GNU Backgammon's analysis of 800 games against it,
+/// but raised the checker error, so checker plays keep 0.68; with adam41w's nets the deep 0.68
+/// made World Class double too early, by our own cubeful rollouts and by gnubg's 2-ply alike,
+/// so since 2026-12-05 cube actions use 0.76 at every depth (docs/CUBE.md, docs/BENCHMARKS.md
+/// §Cube efficiency by depth and §The World Class cube).
+pub const CUBE_ACTION_CONTACT_EFFICIENCY: f32 = 0.76;
 /// Cube efficiency of bearoff positions without exact cubeful equities (one-sided database).
 pub const BEAROFF_EFFICIENCY: f32 = 0.6;
 
-/// Janowski's cube efficiency ("cube life index") `x` by position class and by the depth of
-/// the evaluation it serves, as GNU Backgammon sets it since December 2023 (its
-/// `EvalEfficiency`):
+/// Janowski's cube efficiency ("cube life index") `x` by position class, by the depth of the
+/// evaluation it serves and by its purpose, after GNU Backgammon's since December 2023 (its
+/// `EvalEfficiency`, which uses 0.76 for every shallow contact evaluation and 0.68 deeper):
 ///
 /// | class | 0- and 1-ply evaluations | 2 plies and more |
 /// |---|---|---|
-/// | contact, crashed: cube actions | 0.76 | 0.68 |
+/// | contact, crashed: cube actions | 0.76 | 0.76 |
 /// | contact, crashed: checker plays | 0.68 | 0.68 |
 /// | race (pips `n` of the player on roll) | 0.60 + 0.0025·n within [0.6, 0.8] | 0.55 + 0.00125·n within [0.6, 0.7] |
 /// | bearoff without exact cubeful equities | 0.6 | 0.6 |
@@ -80,9 +81,10 @@ pub const BEAROFF_EFFICIENCY: f32 = 0.6;
 /// `plies` is the depth of the whole evaluation (the search's, not the leaf's): a 2-ply
 /// search values its 0-ply leaves with the 2-ply column. GNU Backgammon's authors found that
 /// with their nets the deep value made shallow evaluations double too early and take too late,
-/// and gave them a livelier cube; with our nets since adam18bx the same holds for cube actions,
-/// while the checker plays of 0-ply games against GNU Backgammon lose more with it (in two pairs
-/// of runs), so they keep the deep value (docs/CUBE.md). Positions with exact cubeful equities
+/// and gave them a livelier cube; with our nets the same holds for cube actions at 0 ply (since
+/// adam18bx) and at 2 (since adam41w), while the checker plays of 0-ply games against GNU
+/// Backgammon lose more with it (in two pairs of runs), so they keep 0.68 (docs/CUBE.md).
+/// Positions with exact cubeful equities
 /// use [`CubeEfficiency::Exact`] instead.
 pub fn cube_efficiency(
     class: PositionClass,
@@ -97,10 +99,8 @@ pub fn cube_efficiency(
         PositionClass::Bearoff => BEAROFF_EFFICIENCY,
         PositionClass::Race if shallow => (0.60 + 0.0025 * pips).clamp(0.6, 0.8),
         PositionClass::Race => (0.55 + 0.00125 * pips).clamp(0.6, 0.7),
-        PositionClass::Crashed | PositionClass::Contact
-            if shallow && purpose == Purpose::CubeAction =>
-        {
-            SHALLOW_CONTACT_EFFICIENCY
+        PositionClass::Crashed | PositionClass::Contact if purpose == Purpose::CubeAction => {
+            CUBE_ACTION_CONTACT_EFFICIENCY
         }
         PositionClass::Crashed | PositionClass::Contact => CONTACT_EFFICIENCY,
     }
@@ -117,8 +117,8 @@ pub fn position_cube_efficiency(position: &Position, plies: u8, purpose: Purpose
     )
 }
 
-/// What a cubeful evaluation is for. Shallow evaluations of contact and crashed positions
-/// value the cube more live for cube actions than for checker plays ([`cube_efficiency`]).
+/// What a cubeful evaluation is for. Evaluations of contact and crashed positions value the
+/// cube more live for cube actions than for checker plays ([`cube_efficiency`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Purpose {
     /// Choosing a play: the values of the positions after each candidate.

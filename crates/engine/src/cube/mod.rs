@@ -58,7 +58,7 @@ pub use decision::{
 };
 pub use efficiency::{
     cube_efficiency, position_cube_efficiency, CubeEfficiency, ExactCubeful, Purpose,
-    BEAROFF_EFFICIENCY, CONTACT_EFFICIENCY, SHALLOW_CONTACT_EFFICIENCY,
+    BEAROFF_EFFICIENCY, CONTACT_EFFICIENCY, CUBE_ACTION_CONTACT_EFFICIENCY,
 };
 pub use equity::{cubeful_equity, cubeless_equity};
 pub use match_play::{
@@ -87,9 +87,11 @@ mod tests {
         use Purpose::{CheckerPlay, CubeAction};
         for purpose in [CheckerPlay, CubeAction] {
             let x = |class, pips, plies| cube_efficiency(class, pips, plies, purpose);
+            // Contact and crashed: a livelier cube for cube actions at every depth.
+            let contact = if purpose == CubeAction { 0.76 } else { 0.68 };
             for plies in [2, 3, 4] {
-                assert_eq!(x(PositionClass::Contact, 150, plies), 0.68);
-                assert_eq!(x(PositionClass::Crashed, 150, plies), 0.68);
+                assert_eq!(x(PositionClass::Contact, 150, plies), contact);
+                assert_eq!(x(PositionClass::Crashed, 150, plies), contact);
                 assert_eq!(x(PositionClass::Bearoff, 20, plies), 0.6);
                 assert_eq!(x(PositionClass::Over, 0, plies), 0.0);
                 assert!((x(PositionClass::Race, 40, plies) - 0.6).abs() < 1e-6);
@@ -99,7 +101,6 @@ mod tests {
                 assert_eq!(x(PositionClass::Race, 160, plies), 0.7);
             }
             for plies in [0, 1] {
-                let contact = if purpose == CubeAction { 0.76 } else { 0.68 };
                 assert_eq!(x(PositionClass::Contact, 150, plies), contact);
                 assert_eq!(x(PositionClass::Crashed, 150, plies), contact);
                 assert_eq!(x(PositionClass::Bearoff, 20, plies), 0.6);
@@ -111,7 +112,8 @@ mod tests {
             }
         }
         let start = Position::starting();
-        assert_eq!(position_cube_efficiency(&start, 2, CubeAction), 0.68);
+        assert_eq!(position_cube_efficiency(&start, 2, CubeAction), 0.76);
+        assert_eq!(position_cube_efficiency(&start, 2, CheckerPlay), 0.68);
         assert_eq!(position_cube_efficiency(&start, 0, CubeAction), 0.76);
         assert_eq!(position_cube_efficiency(&start, 0, CheckerPlay), 0.68);
     }
