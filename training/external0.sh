@@ -10,7 +10,9 @@
 #   training/external0.sh adam29r256 adam29r256+crashed:adam20x adam29r256+contact:adam20x
 #
 # PLIES=2 plays World Class (2-ply) against gnubg's 2-ply instead, into training/external0-2ply/
-# (round adam31: GAMES=2000 PLIES=2 training/external0.sh adam30r).
+# (round adam31: GAMES=2000 PLIES=2 training/external0.sh adam30r). SUFFIX is appended to each
+# run's name, for a run of the same nets with another build (CLI): the World Class cube of
+# 2026-12-05 is `SUFFIX=-x76 PLIES=2 GAMES=2000 training/external0.sh adam41w`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLI=${CLI:-training/bin/cubeful-cli}
@@ -25,9 +27,9 @@ run_name() {
     local name=${1//+/-}
     echo "${name//:/-}"
 }
-first=$(run_name "$1")
+first=$(run_name "$1")${SUFFIX:-}
 for spec in "$@"; do
-    name=$(run_name "$spec")
+    name=$(run_name "$spec")${SUFFIX:-}
     base=${spec%%+*}
     nets=training/$base
     if [ "$spec" != "$base" ]; then
