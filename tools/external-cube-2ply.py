@@ -35,6 +35,11 @@ sweep = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(sweep)
 
 
+def key(row):
+    """The decision's position and match, as `cubeful-cli` takes them."""
+    return row["pid"] + ":" + row["mid"]
+
+
 def kind(row):
     if row["action"] in ("take", "drop"):
         return "answers"
@@ -61,7 +66,7 @@ def rollout(row, args):
     nets = ["--nets", args.nets] if args.nets else []
     out = subprocess.check_output(
         [args.cli, "rollout", "--cube", "--json", "--trials", str(args.trials),
-         "--seed", str(args.seed), *nets, row["pid"] + ":" + row["mid"]])
+         "--seed", str(args.seed), *nets, key(row)])
     alts = {a["name"]: a for a in json.loads(out)["alternatives"]}
     nd, dt = alts["No double"], alts["Double, take"]
     return dict(nd=nd["equity"], dt=dt["equity"], nd_se=nd["equity_std_error"],
@@ -90,11 +95,11 @@ def compare(rows, rollouts, args, cache):
     hints = json.load(open(hints_file)) if os.path.exists(hints_file) else {}
     out = {}
     for r in window:
-        key = r["pid"] + ":" + r["mid"]
-        if key + "|A" not in hints:
-            hints[key + "|A"] = hint(args.cli, key, args.level)
-            hints[key + "|B"] = hint(args.against, key, args.level)
-        a, b = hints[key + "|A"], hints[key + "|B"]
+        k = key(r)
+        if k + "|A" not in hints:
+            hints[k + "|A"] = hint(args.cli, k, args.level)
+            hints[k + "|B"] = hint(args.against, k, args.level)
+        a, b = hints[k + "|A"], hints[k + "|B"]
         if a is None or b is None:
             continue
         answer = r["action"] in ("take", "drop")
@@ -103,10 +108,10 @@ def compare(rows, rollouts, args, cache):
         o["n"] += 1
         if a == b:
             continue
-        if key not in rollouts:
-            rollouts[key] = rollout(r, args)
+        if k not in rollouts:
+            rollouts[k] = rollout(r, args)
             save(cache, rows, rollouts)
-        x = rollouts[key]
+        x = rollouts[k]
         o["differ"] += 1
         o["ra"] += cost(x["nd"], x["dt"], a)
         o["rb"] += cost(x["nd"], x["dt"], b)
@@ -147,19 +152,18 @@ def main():
         compare(rows, rollouts, args, cache)
         return 0
     differ = [r for r in rows if r["gnubg"] != r["action"]]
-    todo = [r for r in differ if r["pid"] + ":" + r["mid"] not in rollouts]
+    todo = [r for r in differ if key(r) not in rollouts]
     random.Random(args.seed).shuffle(todo)
     if args.limit:
         todo = todo[: max(0, args.limit - (len(differ) - len(todo)))]
     for i, r in enumerate(todo):
-        rollouts[r["pid"] + ":" + r["mid"]] = rollout(r, args)
-        if i % 10 == 9 or i == len(todo) - 1:
+        rollouts[key(r)] = rollout(r, args)
+        if i % 10 == 9:
             save(cache, rows, rollouts)
             print(f"rolled out {i + 1} of {len(todo)}", file=sys.stderr)
-    if not todo:
-        save(cache, rows, rollouts)
+    save(cache, rows, rollouts)
     print(f"{len(rows)} cube decisions of Cubeful; {len(differ)} where gnubg's 2-ply prefers "
-          f"the other action; {sum(1 for r in differ if r['pid'] + ':' + r['mid'] in rollouts)} "
+          f"the other action; {sum(1 for r in differ if key(r) in rollouts)} "
           f"of them rolled out ({args.trials} trials)")
     print(f"{'':28}{'decisions':>10}{'differ':>8}{'gnubg2 charges':>16}"
           f"{'rolled':>8}{'rollout: ours':>15}{'gnubg':>8}{'ours right':>12}")
@@ -170,8 +174,7 @@ def main():
                 continue
             d = [r for r in sel if r["gnubg"] != r["action"]]
             charged = sum(cost(r["nd"], r["dt"], r["action"]) for r in d)
-            ro = [(r, rollouts[r["pid"] + ":" + r["mid"]]) for r in d
-                  if r["pid"] + ":" + r["mid"] in rollouts]
+            ro = [(r, rollouts[key(r)]) for r in d if key(r) in rollouts]
             ours = sum(cost(x["nd"], x["dt"], r["action"]) for r, x in ro)
             theirs = sum(cost(x["nd"], x["dt"], r["gnubg"]) for r, x in ro)
             right = sum(1 for r, x in ro

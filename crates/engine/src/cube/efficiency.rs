@@ -84,8 +84,7 @@ pub const BEAROFF_EFFICIENCY: f32 = 0.6;
 /// and gave them a livelier cube; with our nets the same holds for cube actions at 0 ply (since
 /// adam18bx) and at 2 (since adam41w), while the checker plays of 0-ply games against GNU
 /// Backgammon lose more with it (in two pairs of runs), so they keep 0.68 (docs/CUBE.md).
-/// Positions with exact cubeful equities
-/// use [`CubeEfficiency::Exact`] instead.
+/// Positions with exact cubeful equities use [`CubeEfficiency::Exact`] instead.
 pub fn cube_efficiency(
     class: PositionClass,
     pips_on_roll: u32,
