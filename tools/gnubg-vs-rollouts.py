@@ -7,11 +7,13 @@
     SET=training/rollout-holding-r2 PLIES=0 CLI=target/release/cubeful-cli
     SECOND=training/rollout-contact-test2   (optional: a second rollout of SET's positions,
                                              `train compare --second-reference`)
+    KEEP=/tmp/gnubg2   (optional: write gnubg's chances to this new folder and keep them, for
+                        tools/crossed-by-group.py; never commit them)
 
 gnubg's chances are written, in the data set format (crates/train/src/dataset.rs), to a
 temporary folder that `cubeful-cli train compare --reference SET` reads and that is deleted
-before the script ends: they are a yardstick, never training data (gnubg is only a measuring
-stick)."""
+before the script ends (unless KEEP names a folder outside the repository for them): they are a
+yardstick, never training data (gnubg is only a measuring stick)."""
 import glob
 import importlib.util
 import os
@@ -38,7 +40,10 @@ def main():
     cli = os.environ.get("CLI", "target/release/cubeful-cli")
     context = gnubg.evalcontext(0, plies, 0, 1, 0.0)
     cube = gnubg.cubeinfo(1, -1, 0, 0, (0, 0))
-    out = tempfile.mkdtemp(prefix="gnubg-%d-ply." % plies)
+    keep = os.environ.get("KEEP")
+    if keep:
+        os.makedirs(keep)
+    out = keep or tempfile.mkdtemp(prefix="gnubg-%d-ply." % plies)
     try:
         for path in sorted(glob.glob(os.path.join(data_set, "chunk-*.bin"))):
             records = []
@@ -55,7 +60,8 @@ def main():
         subprocess.run([cli, "train", "compare", "--reference", data_set, "--data-dir", out]
                        + extra, check=True)
     finally:
-        shutil.rmtree(out)
+        if not keep:
+            shutil.rmtree(out)
 
 
 main()
