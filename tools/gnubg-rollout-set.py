@@ -15,7 +15,7 @@ gnubg ID), rolls it out (`set rollout trials TRIALS`, variance reduction, quasi-
 OUT/CHUNK in the same format, so that `cubeful-cli train compare --reference OUT --data-dir
 …` and `tools/crossed-by-group.py` read it. Resumable: chunks already written are skipped, and a chunk's finished positions (kept in
 OUT/.CHUNK.progress until the chunk is whole) are not rolled out again.
-One gnubg thread; about 8 s a position at 144 games."""
+One gnubg thread; about 5 s a position at 144 games."""
 import base64
 import glob
 import os

@@ -4,8 +4,8 @@
 # variance-reduced games each, twice (seeds 1 and 2, so that tools/crossed-by-group.py and
 # `train compare --second-reference` can take their noise out), into
 # training/gnubg-judge/rollout-contact-test-s1 and -s2: a judge that does not share our nets'
-# view. A yardstick only: never train on these files. One gnubg thread per seed, about 9.5 s a
-# position, so some 2.6 hours of two threads; resumable (tools/gnubg-rollout-set.py keeps each
+# view. A yardstick only: never train on these files. One gnubg thread per seed, about 5 s a
+# position, so some 85 minutes of two threads; resumable (tools/gnubg-rollout-set.py keeps each
 # chunk's finished positions) and committed as it goes.
 # Usage: training/gnubg-judge.sh   (nice it; GNUBG)
 cd "$(dirname "$0")/.."
