@@ -13,11 +13,12 @@ position before the roll with the player on roll to move (`set board` with the p
 gnubg ID), rolls it out (`set rollout trials TRIALS`, variance reduction, quasi-random dice,
 0-ply play, cubeless, no truncation, seed SEED) and writes gnubg's five cubeless chances to
 OUT/CHUNK in the same format, so that `cubeful-cli train compare --reference OUT --data-dir
-…` and `tools/crossed-by-group.py` read it. Resumable: chunks already written are skipped, and a chunk's finished positions (kept in
-OUT/.CHUNK.progress until the chunk is whole) are not rolled out again.
+…` and `tools/crossed-by-group.py` read it. Resumable: chunks already written are skipped,
+and a chunk's finished positions (kept in OUT/.CHUNK.progress until the chunk is whole) are not
+rolled out again.
 One gnubg thread; about 5 s a position at 144 games."""
-import base64
 import glob
+import importlib.util
 import os
 import pty
 import re
@@ -28,32 +29,19 @@ import zlib
 
 MAGIC = b"CFDATA1\0"
 
+# The data set reader and gnubg's position ID are plies-vs-rollouts.py's.
+spec = importlib.util.spec_from_file_location(
+    "plies", os.path.join(os.path.dirname(os.path.abspath(__file__)), "plies-vs-rollouts.py"))
+plies = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(plies)
+
 
 def records(path):
-    """The (board, chances) records of a data file (board: 26 signed bytes, the mover's view)."""
+    """The (board, chances) records of a data file, read by plies-vs-rollouts.py's reader."""
     with open(path, "rb") as f:
-        data = f.read()
-    if data[:8] != MAGIC or zlib.crc32(data[:-4]) != struct.unpack("<I", data[-4:])[0]:
-        sys.exit("%s is not a whole Cubeful data file" % path)
-    (n,) = struct.unpack_from("<Q", data, 8)
-    return [
-        (struct.unpack_from("<26b", data, 16 + 46 * i), struct.unpack_from("<5f", data, 42 + 46 * i))
-        for i in range(n)
-    ]
-
-
-def position_id(board):
-    """gnubg's position ID of a board seen from the player on roll (board[1..24] the mover's
-    points, positive the mover's checkers; 25 the mover's bar, 0 the opponent's, negative)."""
-    mover = [max(board[p], 0) for p in range(1, 25)] + [board[25]]
-    opponent = [max(-board[25 - q], 0) for q in range(1, 25)] + [-board[0]]
-    bits = []
-    for side in (opponent, mover):
-        for n in side:
-            bits.extend([1] * n + [0])
-    bits.extend([0] * (80 - len(bits)))
-    key = bytes(sum(bits[8 * i + j] << j for j in range(8)) for i in range(10))
-    return base64.b64encode(key).decode().rstrip("=")
+        if f.read(8) != MAGIC:
+            sys.exit("%s is not a Cubeful data file" % path)
+    return list(plies.records(path))
 
 
 # Positions rolled out by one gnubg process.
@@ -133,7 +121,7 @@ def main():
             batch = todo[start:start + BATCH]
             commands = settings(trials, seed) + ["new game"]
             for i in batch:
-                commands += ["set board %s" % position_id(examples[i][0]), "rollout"]
+                commands += ["set board %s" % plies.position_id(examples[i][0]), "rollout"]
             text = run_gnubg(gnubg, commands)
             # gnubg redraws the figures as the rollout goes; the final ones follow this line.
             found = [RESULT.search(part) for part in text.split("Printing final results.")[1:]]
