@@ -144,9 +144,12 @@ pub struct PruneArgs {
     /// Positions after plays of one random roll added per data position.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=64))]
     plays: u64,
-    /// Hidden units of the contact and crashed pruning nets.
-    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=128))]
+    /// Hidden units of the contact pruning net.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=128))]
     hidden: u64,
+    /// Hidden units of the crashed pruning net.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=128))]
+    hidden_crashed: u64,
     /// Hidden units of the race pruning net.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=128))]
     hidden_race: u64,
@@ -749,7 +752,7 @@ fn run_prune(args: &PruneArgs) -> Result<()> {
     let config = DistillConfig {
         hidden: [
             args.hidden as usize,
-            args.hidden as usize,
+            args.hidden_crashed as usize,
             args.hidden_race as usize,
         ],
         epochs: args.epochs,

@@ -55,12 +55,13 @@ pub struct DistillConfig {
 }
 
 impl Default for DistillConfig {
-    /// 32 hidden units for contact and crashed, 16 for race (twice GNU Backgammon's: half the
-    /// equity lost to pruning at no measurable cost in speed, docs/TRAINING.md §Pruning nets);
-    /// 15 epochs of batches of 64 with a rate from 0.003 down to 0.0001.
+    /// 64 hidden units for contact, 128 for crashed, 16 for race (GNU Backgammon's have 16, 16
+    /// and 8): nets that rank well enough for the search to judge three plays fewer per roll
+    /// with the full nets than GNU Backgammon's rule (`search::prune_keep`, docs/TRAINING.md
+    /// §Pruning nets); 15 epochs of batches of 64 with a rate from 0.003 down to 0.0001.
     fn default() -> DistillConfig {
         DistillConfig {
-            hidden: [32, 32, 16],
+            hidden: [64, 128, 16],
             epochs: 15,
             batch: 64,
             alpha: 0.003,
