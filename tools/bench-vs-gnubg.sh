@@ -32,23 +32,7 @@ mkdir -p "$tmp/full"
 cp "$DATA_NETS/contact.net" "$DATA_NETS/crashed.net" "$DATA_NETS/race.net" "$tmp/full/"
 rolls="2 1|3 1|3 2|4 1|4 2|4 3|5 1|5 2|5 3|5 4|6 1|6 2|6 3|6 4|6 5"
 gnubg_time() { # plies, with_hint [rolls] [reps]: a gnubg run of `hint` for each roll, or without
-    local rolls=${3:-$rolls} reps=${4:-1}
-    {
-        echo "set threads 1"
-        echo "set evaluation chequerplay evaluation plies $1"
-        for ((k = 0; k < reps; k++)); do
-            IFS='|'
-            for r in $rolls; do
-                echo "new game"
-                echo "set board 4HPwATDgc/ABMA"
-                echo "set dice $r"
-                [ "$2" = yes ] && echo "hint"
-            done
-            unset IFS
-        done
-        echo "quit"
-        echo "y"
-    } > "$tmp/h.txt"
+    "$(dirname "$0")/gnubg-hint-script.sh" "$1" "$2" "${3:-$rolls}" "${4:-1}" > "$tmp/h.txt"
     local s e
     s=$(date +%s.%N)
     "$GNUBG" -t -q < "$tmp/h.txt" > /dev/null 2>&1 || true

@@ -260,13 +260,14 @@ mod tests {
     #[test]
     fn embedded_pruning_nets_load_with_their_shapes() {
         let nets = PruneNets::embedded();
+        let full = crate::eval::Nets::embedded();
         for class in NetClass::ALL {
             let net = nets.net(class);
             assert_eq!(net.class(), class);
             assert_eq!(net.inputs(), BASE_INPUTS);
             // Small beside the full nets (`train prune` makes at most 128 units).
             assert!((1..=128).contains(&net.hidden()), "{}", net.hidden());
-            assert!(net.hidden() < crate::eval::Nets::embedded().net(class).hidden());
+            assert!(net.hidden() < full.net(class).hidden());
             assert!(net.trained > 0, "{class:?} pruning net was never trained");
         }
     }
