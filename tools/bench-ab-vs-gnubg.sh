@@ -12,9 +12,8 @@ A=$1 B=$2 PLIES=${3:-2} ROUNDS=${4:-6}
 GNUBG=${GNUBG:-$(command -v gnubg || echo /usr/games/gnubg)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-rolls="2 1|3 1|3 2|4 1|4 2|4 3|5 1|5 2|5 3|5 4|6 1|6 2|6 3|6 4|6 5"
-"$(dirname "$0")/gnubg-hint-script.sh" "$PLIES" yes "$rolls" 2 > "$tmp/yes.txt"
-"$(dirname "$0")/gnubg-hint-script.sh" "$PLIES" no "$rolls" 2 > "$tmp/no.txt"
+"$(dirname "$0")/gnubg-hint-script.sh" "$PLIES" yes opening 2 > "$tmp/yes.txt"
+"$(dirname "$0")/gnubg-hint-script.sh" "$PLIES" no opening 2 > "$tmp/no.txt"
 ours() { "$1" bench hint --plies "$PLIES" --passes 2 --json | grep seconds_per_decision | grep -o '[0-9.]*'; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load $(cut -d' ' -f1-3 /proc/loadavg)"
 for _ in $(seq "$ROUNDS"); do

@@ -30,9 +30,8 @@ echo "evals/s, one thread: gnubg $gnubg_evals, cubeful $ours_evals, ratio $(echo
 DATA_NETS=${DATA_NETS:-$(dirname "$0")/../data/nets}
 mkdir -p "$tmp/full"
 cp "$DATA_NETS/contact.net" "$DATA_NETS/crashed.net" "$DATA_NETS/race.net" "$tmp/full/"
-rolls="2 1|3 1|3 2|4 1|4 2|4 3|5 1|5 2|5 3|5 4|6 1|6 2|6 3|6 4|6 5"
 gnubg_time() { # plies, with_hint [rolls] [reps]: a gnubg run of `hint` for each roll, or without
-    "$(dirname "$0")/gnubg-hint-script.sh" "$1" "$2" "${3:-$rolls}" "${4:-1}" > "$tmp/h.txt"
+    "$(dirname "$0")/gnubg-hint-script.sh" "$1" "$2" "${3:-opening}" "${4:-1}" > "$tmp/h.txt"
     local s e
     s=$(date +%s.%N)
     "$GNUBG" -t -q < "$tmp/h.txt" > /dev/null 2>&1 || true

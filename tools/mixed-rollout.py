@@ -107,18 +107,18 @@ def main():
             for trial in range(trials):
                 rng = random.Random("%s-%d" % (pid, trial))
                 board = gnubg.positionfromid(pid)
-                ply = 0; corr = 0.0; res = None
-                while res is None:
+                ply = 0; corr = 0.0
+                while True:
                     sign = 1.0 if ply % 2 == 0 else -1.0
                     mover = pairing[ply % 2]
                     cur = gnubg.positionid(board)
                     vals = {}
                     for r in ROLLS:
                         vals[r] = ours.best(cur, r)
-                    mean = sum((1 if a == b else 2) * vals[(a, b)][0] for a, b in ROLLS) / 36.0
+                    expected = sum((1 if a == b else 2) * vals[(a, b)][0] for a, b in ROLLS) / 36.0
                     d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
                     key = (min(d1, d2), max(d1, d2))
-                    corr += sign * (mean - vals[key][0])
+                    corr += sign * (expected - vals[key][0])
                     if mover == "O":
                         board = gnubg.positionfromid(vals[key][1])
                     else:
@@ -127,11 +127,10 @@ def main():
                         board = apply_gnubg(board, mv)
                     pts = result(board)
                     if pts is not None:
-                        res = sign * pts
+                        x = sign * pts + corr
                         break
                     board = (board[1], board[0])
                     ply += 1
-                x = res + corr
                 total += x; sq += x * x
             mean = total / trials
             sd = ((sq / trials - mean * mean) * trials / max(trials - 1, 1)) ** 0.5
