@@ -11,7 +11,8 @@
 # (e.g. crashed,race) trains only those nets (train supervised --classes): the crashed and race
 # nets once their sets are labelled again, to go with adam20's contact net. HIDDEN (default 256)
 # is the contact net's width; SECOND gives it a second hidden layer of that many units (train
-# supervised --second-layer: the first layer kept, the layers above it new); SECOND_CRASHED the
+# supervised --second-layer: the first layer kept, the layers above it new), or widens a
+# narrower second layer to that many (round adam51: SECOND=128); SECOND_CRASHED the
 # same for the crashed net (--second-layer-crashed); HIDDEN_CRASHED (default 192) the crashed
 # net's first layer, widened to it (--hidden-crashed, with or without a second layer; with
 # CLASSES=crashed, a START whose crashed net is wider, as adam41w's 256, needs it set); RELABEL

@@ -405,10 +405,12 @@ pub struct SupervisedArgs {
     /// little time).
     #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
     hidden_crashed: Option<u32>,
-    /// Give the starting contact net a second hidden layer of this many units before training,
-    /// unless it has one (after any widening): its first layer is kept, the second layer and
-    /// the outputs start from small random weights, so the net must be trained afresh above its
-    /// first layer. A multiple of 64 keeps the fast evaluation path.
+    /// Give the starting contact net a second hidden layer of this many units before training
+    /// (after any widening): its first layer is kept, the second layer and the outputs start
+    /// from small random weights, so the net must be trained afresh above its first layer. A
+    /// net with a narrower second layer has it widened to this many units instead, computing
+    /// the same function (new units with zero weights into the outputs); one with a wider
+    /// second layer is an error. A multiple of 64 keeps the fast evaluation path.
     #[arg(long, value_parser = clap::value_parser!(u32).range(8..=1024))]
     second_layer: Option<u32>,
     /// As --second-layer, for the crashed net.
@@ -1043,7 +1045,7 @@ fn run_supervised(args: &SupervisedArgs) -> Result<()> {
             width(NetClass::Crashed, args.second_layer_crashed),
         ],
         args.seed,
-    );
+    )?;
     let mut examples = load_examples(&args.data, &args.data_dir, "supervised")?;
     if trained.len() < NetClass::ALL.len() {
         let before = examples.len();
@@ -1102,8 +1104,10 @@ fn widen(nets: &mut Nets, hidden: [Option<usize>; 3], seed: u64) -> Result<()> {
 }
 
 /// Gives the contact and crashed nets a second hidden layer of the given units (see
-/// `Net::deepened`; `None`, or a net that has one: as they are), reproducibly from `seed`.
-fn deepen(nets: &mut Nets, second: [Option<usize>; 2], seed: u64) {
+/// `Net::deepened`), or widens the one they have to that many (`Net::widened_second`, which
+/// keeps what the net computes); `None`, or a layer of that many units already: as they are.
+/// Reproducible from `seed`.
+fn deepen(nets: &mut Nets, second: [Option<usize>; 2], seed: u64) -> Result<()> {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed ^ 0x4465_6570);
     let [contact, crashed] = second;
@@ -1111,21 +1115,31 @@ fn deepen(nets: &mut Nets, second: [Option<usize>; 2], seed: u64) {
         let Some(second) = second else {
             continue;
         };
-        match net.deepened(second, 0.1, || rng.gen::<f32>()) {
-            Some(deep) => {
-                eprintln!(
-                    "supervised: {} net given a second hidden layer of {second} units under new outputs",
-                    net.class().name()
-                );
-                *net = deep;
-            }
-            None => eprintln!(
-                "supervised: {} net already has a second hidden layer ({} units); kept",
-                net.class().name(),
-                net.second()
-            ),
+        let (name, from) = (net.class().name(), net.second());
+        if from == 0 {
+            let deep = net
+                .deepened(second, 0.1, || rng.gen::<f32>())
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "cannot give the {name} net a second hidden layer of {second} units"
+                    )
+                })?;
+            eprintln!("supervised: {name} net given a second hidden layer of {second} units under new outputs");
+            *net = deep;
+        } else if second > from {
+            *net = net
+                .widened_second(second, 0.1, || rng.gen::<f32>())
+                .ok_or_else(|| {
+                    anyhow::anyhow!("cannot widen the {name} net's second layer to {second} units")
+                })?;
+            eprintln!("supervised: {name} net's second hidden layer widened from {from} to {second} units");
+        } else if second < from {
+            anyhow::bail!(
+                "the {name} net's second hidden layer has {from} units, more than {second}"
+            );
         }
     }
+    Ok(())
 }
 
 fn run_sgd(args: &SupervisedArgs, nets: Nets, examples: &[Example]) -> Result<()> {

@@ -748,6 +748,42 @@ fn train_supervised_widens_the_nets_it_is_asked_to() {
         err.contains("cannot widen the race net to 8 hidden units: it has"),
         "{err}"
     );
+    // A second layer is widened (the shipped contact net has one), never narrowed.
+    let s = embedded.contact.second();
+    assert!(s > 8);
+    let nets = dir.join("nets2");
+    let second = |units: usize| {
+        run(&[
+            "train",
+            "supervised",
+            "--optimizer",
+            "adam",
+            "--data-dir",
+            d,
+            "--epochs",
+            "1",
+            "--threads",
+            "1",
+            "--out",
+            nets.to_str().unwrap(),
+            "--second-layer",
+            &units.to_string(),
+        ])
+    };
+    let out = second(s + 64);
+    assert!(out.status.success(), "{out:?}");
+    let n = cubeful_engine::eval::Nets::load_dir(&nets).unwrap();
+    assert_eq!((n.contact.hidden(), n.contact.second()), (c, s + 64));
+    assert_eq!(n.crashed.second(), embedded.crashed.second());
+    let out = second(8);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains(&format!(
+            "the contact net's second hidden layer has {s} units, more than 8"
+        )),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -295,6 +295,43 @@ impl Net {
         })
     }
 
+    /// The same net with `second` units in its second hidden layer (at least as many as it
+    /// has), computing the same function: the new units get small random weights from the
+    /// first layer and biases drawn from `uniform(-scale, scale)` by `next_uniform`, and zero
+    /// weights into the outputs, as [`Net::widened`] does for the first layer. `None` if the net
+    /// has no second layer or `second` is smaller than its.
+    pub fn widened_second(
+        &self,
+        second: usize,
+        scale: f32,
+        mut next_uniform: impl FnMut() -> f32,
+    ) -> Option<Net> {
+        let old = self.second;
+        if old == 0 || second < old {
+            return None;
+        }
+        let mut draw = || (next_uniform() * 2.0 - 1.0) * scale;
+        let mut w_mid = Vec::with_capacity(self.hidden * second);
+        for row in self.w_mid.chunks_exact(old) {
+            w_mid.extend_from_slice(row);
+            w_mid.extend((old..second).map(|_| draw()));
+        }
+        let mut b_mid = self.b_mid.clone();
+        b_mid.extend((old..second).map(|_| draw()));
+        let mut w2 = Vec::with_capacity(OUTPUTS * second);
+        for row in self.w2.chunks_exact(old) {
+            w2.extend_from_slice(row);
+            w2.extend(std::iter::repeat_n(0.0, second - old));
+        }
+        Some(Net {
+            second,
+            w_mid,
+            b_mid,
+            w2,
+            ..self.clone()
+        })
+    }
+
     /// This net's first hidden layer under a new second layer of `second` units and a new
     /// output layer, both drawn from `uniform(-scale, scale)` by `next_uniform`: a start for
     /// training a two-layer net that keeps the features the first layer has learnt (the
@@ -1072,6 +1109,46 @@ mod tests {
             wide.forward(&x, &mut h2, &mut out2);
             for o in 0..OUTPUTS {
                 assert!((out[o] - out2[o]).abs() < 1e-5, "{out:?} {out2:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_net_with_a_widened_second_layer_computes_the_same_function() {
+        let mut seed = 7;
+        let one = Net::random(NetClass::Contact, 1, 40, 64, 0.3, || lcg(&mut seed));
+        assert!(one.widened_second(64, 0.1, || lcg(&mut seed)).is_none());
+        // The blocked pass (multiples of 64) and the portable one (24 units) both.
+        for second in [64, 24] {
+            let net = Net::random_deep(NetClass::Contact, 1, 40, 128, second, 0.3, || {
+                lcg(&mut seed)
+            });
+            assert!(net
+                .widened_second(second - 1, 0.1, || lcg(&mut seed))
+                .is_none());
+            let wide = net
+                .widened_second(2 * second, 0.1, || lcg(&mut seed))
+                .unwrap();
+            assert_eq!((wide.hidden(), wide.second()), (128, 2 * second));
+            let Params {
+                w_mid, b_mid, w2, ..
+            } = wide.params();
+            assert!(w_mid
+                .chunks(2 * second)
+                .all(|row| row[second..].iter().any(|&w| w != 0.0)));
+            assert!(b_mid[second..].iter().any(|&b| b != 0.0));
+            assert!(w2
+                .chunks(2 * second)
+                .all(|row| row[second..].iter().all(|&w| w == 0.0)));
+            for _ in 0..20 {
+                let x: Vec<f32> = (0..40).map(|_| lcg(&mut seed)).collect();
+                let (mut h, mut h2) = (vec![0.0; net.scratch_len()], vec![0.0; wide.scratch_len()]);
+                let (mut out, mut out2) = ([0.0; OUTPUTS], [0.0; OUTPUTS]);
+                net.forward(&x, &mut h, &mut out);
+                wide.forward(&x, &mut h2, &mut out2);
+                for o in 0..OUTPUTS {
+                    assert!((out[o] - out2[o]).abs() < 1e-5, "{out:?} {out2:?}");
+                }
             }
         }
     }
