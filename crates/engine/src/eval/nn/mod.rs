@@ -265,25 +265,16 @@ impl Net {
         if hidden < self.hidden || (self.second > 0 && hidden > MAX_DENSE) {
             return None;
         }
-        let (old, inputs) = (self.hidden, self.inputs);
+        let old = self.hidden;
         let mut draw = || (next_uniform() * 2.0 - 1.0) * scale;
-        let mut w1 = Vec::with_capacity(inputs * hidden);
-        for row in self.w1.chunks_exact(old) {
-            w1.extend_from_slice(row);
-            w1.extend((old..hidden).map(|_| draw()));
-        }
-        let mut b1 = self.b1.clone();
-        b1.extend((old..hidden).map(|_| draw()));
+        let w1 = widen_rows(&self.w1, old, hidden, &mut draw);
+        let b1 = widen_rows(&self.b1, old, hidden, &mut draw);
         let (mut w_mid, mut w2) = (self.w_mid.clone(), self.w2.clone());
         if self.second > 0 {
             // The new units' rows of the second layer's weights.
             w_mid.extend(std::iter::repeat_n(0.0, (hidden - old) * self.second));
         } else {
-            w2 = Vec::with_capacity(OUTPUTS * hidden);
-            for row in self.w2.chunks_exact(old) {
-                w2.extend_from_slice(row);
-                w2.extend(std::iter::repeat_n(0.0, hidden - old));
-            }
+            w2 = widen_rows(&self.w2, old, hidden, || 0.0);
         }
         Some(Net {
             hidden,
@@ -311,23 +302,11 @@ impl Net {
             return None;
         }
         let mut draw = || (next_uniform() * 2.0 - 1.0) * scale;
-        let mut w_mid = Vec::with_capacity(self.hidden * second);
-        for row in self.w_mid.chunks_exact(old) {
-            w_mid.extend_from_slice(row);
-            w_mid.extend((old..second).map(|_| draw()));
-        }
-        let mut b_mid = self.b_mid.clone();
-        b_mid.extend((old..second).map(|_| draw()));
-        let mut w2 = Vec::with_capacity(OUTPUTS * second);
-        for row in self.w2.chunks_exact(old) {
-            w2.extend_from_slice(row);
-            w2.extend(std::iter::repeat_n(0.0, second - old));
-        }
         Some(Net {
             second,
-            w_mid,
-            b_mid,
-            w2,
+            w_mid: widen_rows(&self.w_mid, old, second, &mut draw),
+            b_mid: widen_rows(&self.b_mid, old, second, &mut draw),
+            w2: widen_rows(&self.w2, old, second, || 0.0),
             ..self.clone()
         })
     }
@@ -745,6 +724,17 @@ impl Net {
 
 /// `n` weights drawn from `uniform(-scale, scale)` by `next_uniform`, a source of numbers in
 /// [0, 1).
+/// `matrix`, rows of `old` values, with `new − old` values from `fill` added to the end of each
+/// row: a layer's weights (or biases, one row) for `new` units where it had `old`.
+fn widen_rows(matrix: &[f32], old: usize, new: usize, mut fill: impl FnMut() -> f32) -> Vec<f32> {
+    let mut out = Vec::with_capacity(matrix.len() / old * new);
+    for row in matrix.chunks_exact(old) {
+        out.extend_from_slice(row);
+        out.extend((old..new).map(|_| fill()));
+    }
+    out
+}
+
 fn uniform_weights(n: usize, scale: f32, next_uniform: &mut impl FnMut() -> f32) -> Vec<f32> {
     (0..n)
         .map(|_| (next_uniform() * 2.0 - 1.0) * scale)
