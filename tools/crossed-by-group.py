@@ -82,4 +82,5 @@ def main():
         print("%-8s %-12s %5d%s" % (key[0], key[1], len(members), cells))
 
 
-main()
+if __name__ == "__main__":
+    main()

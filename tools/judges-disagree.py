@@ -11,31 +11,26 @@ folders'. Prints the N positions with the largest |A − B|, one `NAME POSITION-
 `d±D#K`: the difference A − B and the example's index. `--no-bar` leaves out positions with a
 checker on the bar (the blitz study's, training/mixed-rollout-blitz/). Also prints, to standard
 error, how many positions there are and the disagreement's mean and RMS."""
-import glob
 import importlib.util
 import math
 import os
 import sys
 
+# The chunks are read by crossed-by-group.py's `load` (with plies-vs-rollouts.py's reader).
 spec = importlib.util.spec_from_file_location(
-    "plies", os.path.join(os.path.dirname(os.path.abspath(__file__)), "plies-vs-rollouts.py"))
-plies = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(plies)
+    "crossed", os.path.join(os.path.dirname(os.path.abspath(__file__)), "crossed-by-group.py"))
+crossed = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(crossed)
 
 
 def judge(folders):
     """(board, equity) of every example, the equity the mean over the folders."""
-    sets = []
-    for folder in folders.split(","):
-        examples = []
-        for path in sorted(glob.glob(os.path.join(folder, "chunk-*.bin"))):
-            examples += list(plies.records(path))
-        sets.append(examples)
+    sets = [crossed.load(folder) for folder in folders.split(",")]
     n = min(map(len, sets))
     for s in sets:
         if any(s[k][0] != sets[0][k][0] for k in range(n)):
             sys.exit(f"{folders}: the folders hold different positions")
-    return [(sets[0][k][0], sum(plies.equity(s[k][1]) for s in sets) / len(sets)) for k in range(n)]
+    return [(sets[0][k][0], sum(s[k][1] for s in sets) / len(sets)) for k in range(n)]
 
 
 def main():
@@ -49,7 +44,7 @@ def main():
             sys.exit(f"example {k}: the two judges' positions differ")
         if "--no-bar" in sys.argv and (board[25] > 0 or board[0] < 0):
             continue
-        rows.append((ea - eb, k, plies.position_id(board)))
+        rows.append((ea - eb, k, crossed.plies.position_id(board)))
     mean = sum(r[0] for r in rows) / len(rows)
     rms = math.sqrt(sum(r[0] ** 2 for r in rows) / len(rows))
     print(f"{len(rows)} positions: A − B mean {mean:+.4f}, RMS {rms:.4f}", file=sys.stderr)
