@@ -77,9 +77,30 @@ pub struct DepthArgs {
     /// Share of the examples held out, picked by a hash of the position.
     #[arg(long, default_value_t = 0.05, value_parser = share)]
     validation: f64,
+    /// The hidden units' activation (the engine's nets: sigmoid).
+    #[arg(long, value_enum, default_value_t = ActivationArg::Sigmoid)]
+    activation: ActivationArg,
     /// Seed of the weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+}
+
+/// `--activation` of the depth trial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum ActivationArg {
+    Sigmoid,
+    Relu,
+    HardSigmoid,
+}
+
+impl From<ActivationArg> for depth::Activation {
+    fn from(a: ActivationArg) -> depth::Activation {
+        match a {
+            ActivationArg::Sigmoid => depth::Activation::Sigmoid,
+            ActivationArg::Relu => depth::Activation::Relu,
+            ActivationArg::HardSigmoid => depth::Activation::HardSigmoid,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -584,12 +605,14 @@ fn run_depth(args: &DepthArgs) -> Result<()> {
             end: args.alpha / 20.0,
         },
         loss: args.loss.into(),
+        activation: args.activation.into(),
         seed: args.seed,
     };
     eprintln!(
-        "depth: {} net, hidden layers {:?}, {} training and {} held-out examples",
+        "depth: {} net, hidden layers {:?} of {:?} units, {} training and {} held-out examples",
         class.name(),
         config.hidden,
+        config.activation,
         train.len(),
         held_out.len()
     );

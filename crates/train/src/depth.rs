@@ -1,4 +1,5 @@
-//! The depth trial: perceptrons with one or more hidden layers of sigmoid units, trained from
+//! The depth trial: perceptrons with one or more hidden layers (sigmoid units, as the engine's
+//! nets, or another [`Activation`] to learn whether one would pay), trained from
 //! random weights on the examples of one net class, to learn whether another hidden layer pays
 //! before the engine's evaluator and net files carry one (docs/TRAINING.md, round adam29; the
 //! engine's nets have one or two since round adam34).
@@ -23,8 +24,45 @@ use crate::backprop::Loss;
 use crate::dataset::Example;
 use crate::minibatch::Schedule;
 
-/// A perceptron: `sizes[0]` inputs, hidden layers of `sizes[1..n − 1]` sigmoid units, and
-/// [`OUTPUTS`] sigmoid outputs. Layer `l` maps `sizes[l]` values to `sizes[l + 1]`; its weights
+/// The hidden units' activation function (the outputs are always sigmoids).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Activation {
+    /// The logistic function, as every net of the engine.
+    #[default]
+    Sigmoid,
+    /// max(0, z).
+    Relu,
+    /// clamp(z / 6 + 1/2, 0, 1), PyTorch's `Hardsigmoid` (wildbg's contact nets).
+    HardSigmoid,
+}
+
+impl Activation {
+    fn apply(self, z: f32) -> f32 {
+        match self {
+            Activation::Sigmoid => sigmoid(z),
+            Activation::Relu => z.max(0.0),
+            Activation::HardSigmoid => (z / 6.0 + 0.5).clamp(0.0, 1.0),
+        }
+    }
+
+    /// The derivative at the pre-activation whose value is `a`.
+    fn slope(self, a: f32) -> f32 {
+        match self {
+            Activation::Sigmoid => a * (1.0 - a),
+            Activation::Relu => f32::from(u8::from(a > 0.0)),
+            Activation::HardSigmoid => {
+                if a > 0.0 && a < 1.0 {
+                    1.0 / 6.0
+                } else {
+                    0.0
+                }
+            }
+        }
+    }
+}
+
+/// A perceptron: `sizes[0]` inputs, hidden layers of `sizes[1..n − 1]` units of one
+/// [`Activation`], and [`OUTPUTS`] sigmoid outputs. Layer `l` maps `sizes[l]` values to `sizes[l + 1]`; its weights
 /// are input-major (for each input its outgoing weights), then its biases, all layers in one
 /// vector so that one [`Adam`] state steps them all.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,26 +72,32 @@ pub struct Mlp {
     /// its biases follow its weights.
     layers: Vec<(usize, usize, usize)>,
     params: Vec<f32>,
+    activation: Activation,
 }
 
 impl Mlp {
-    /// A net of `inputs` inputs and the given hidden layers, its weights drawn uniformly from
-    /// ±√(6 / (fan-in + fan-out)) of each layer (Glorot's scale), biases zero; deterministic for
-    /// a seed.
+    /// A net of `inputs` inputs and the given hidden layers of `activation` units, its weights
+    /// drawn uniformly from ±√(6 / (fan-in + fan-out)) of each layer (Glorot's scale; layers
+    /// into rectified units ±√(6 / fan-in), He's), biases zero; deterministic for a seed.
     ///
     /// # Panics
     /// If a layer has no units.
-    pub fn random(inputs: usize, hidden: &[usize], seed: u64) -> Mlp {
+    pub fn random(inputs: usize, hidden: &[usize], activation: Activation, seed: u64) -> Mlp {
         let mut sizes = vec![inputs];
         sizes.extend_from_slice(hidden);
         sizes.push(OUTPUTS);
         assert!(sizes.iter().all(|&n| n > 0), "a layer without units");
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let (mut params, mut layers) = (Vec::new(), Vec::new());
-        for pair in sizes.windows(2) {
+        let last = sizes.len() - 2;
+        for (l, pair) in sizes.windows(2).enumerate() {
             let (n_in, n_out) = (pair[0], pair[1]);
             layers.push((n_in, n_out, params.len()));
-            let scale = (6.0 / (n_in + n_out) as f32).sqrt();
+            let scale = if l < last && activation == Activation::Relu {
+                (6.0 / n_in as f32).sqrt()
+            } else {
+                (6.0 / (n_in + n_out) as f32).sqrt()
+            };
             params.extend((0..n_in * n_out).map(|_| rng.gen_range(-scale..scale)));
             params.extend(std::iter::repeat_n(0.0, n_out));
         }
@@ -61,6 +105,7 @@ impl Mlp {
             sizes,
             layers,
             params,
+            activation,
         }
     }
 
@@ -82,6 +127,7 @@ impl Mlp {
         acts.values.resize(self.sizes.len(), Vec::new());
         acts.values[0].clear();
         acts.values[0].extend_from_slice(x);
+        let top = self.layers.len() - 1;
         for (l, &(n_in, n_out, offset)) in self.layers.iter().enumerate() {
             let (before, after) = acts.values.split_at_mut(l + 1);
             let (input, out) = (&before[l], &mut after[0]);
@@ -95,8 +141,13 @@ impl Mlp {
                     }
                 }
             }
+            let activation = if l == top {
+                Activation::Sigmoid
+            } else {
+                self.activation
+            };
             for z in out.iter_mut() {
-                *z = sigmoid(*z);
+                *z = activation.apply(*z);
             }
         }
         let last = acts.values.last().expect("an output layer");
@@ -131,13 +182,13 @@ impl Mlp {
                 }
             }
             if l > 0 {
-                // The deltas of the layer below: back through the weights and its sigmoids.
+                // The deltas of the layer below: back through the weights and its units.
                 let w = &self.params[offset..offset + n_in * n_out];
                 acts.below.clear();
                 acts.below
                     .extend(input.iter().zip(w.chunks_exact(n_out)).map(|(&a, row)| {
                         let back: f32 = row.iter().zip(&acts.delta).map(|(&w, &d)| w * d).sum();
-                        back * a * (1.0 - a)
+                        back * self.activation.slope(a)
                     }));
                 std::mem::swap(&mut acts.delta, &mut acts.below);
             }
@@ -165,6 +216,8 @@ pub struct DepthConfig {
     pub alpha: f32,
     pub schedule: Schedule,
     pub loss: Loss,
+    /// The hidden units' activation.
+    pub activation: Activation,
     /// Seed of the weights and the shuffles.
     pub seed: u64,
 }
@@ -240,7 +293,7 @@ pub fn train(
 ) -> Mlp {
     let start = Instant::now();
     let (train, held_out) = (Encoded::new(class, train), Encoded::new(class, held_out));
-    let mut net = Mlp::random(train.inputs, &config.hidden, config.seed);
+    let mut net = Mlp::random(train.inputs, &config.hidden, config.activation, config.seed);
     let mut adam = Adam::new(net.parameter_count(), AdamParams::default());
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5EED);
     let mut order: Vec<usize> = (0..train.len()).collect();
@@ -290,10 +343,21 @@ pub fn train(
 mod tests {
     use super::*;
 
-    /// The gradient `accumulate` adds, against central differences of the loss.
+    /// The gradient `accumulate` adds, against central differences of the loss, for every
+    /// activation.
     #[test]
     fn gradient_matches_finite_differences() {
-        let mut net = Mlp::random(7, &[5, 4], 3);
+        for activation in [
+            Activation::Sigmoid,
+            Activation::Relu,
+            Activation::HardSigmoid,
+        ] {
+            gradient_check(activation);
+        }
+    }
+
+    fn gradient_check(activation: Activation) {
+        let mut net = Mlp::random(7, &[5, 4], activation, 3);
         // Non-zero biases, so that they matter to the check.
         for (k, p) in net.params.iter_mut().enumerate() {
             *p += 0.01 * (k % 7) as f32;
@@ -322,7 +386,7 @@ mod tests {
                 let analytic = f64::from(analytic);
                 assert!(
                     (numeric - analytic).abs() <= 2e-3 * (1.0 + numeric.abs()),
-                    "{loss:?} parameter {k}: numeric {numeric}, analytic {analytic}"
+                    "{activation:?} {loss:?} parameter {k}: numeric {numeric}, analytic {analytic}"
                 );
                 checked += usize::from(analytic != 0.0);
             }
@@ -359,6 +423,7 @@ mod tests {
                 alpha: 0.003,
                 schedule: Schedule::Cosine { end: 0.0001 },
                 loss: Loss::SquaredError,
+                activation: Activation::Sigmoid,
                 seed: 4,
             };
             let mut epochs = Vec::new();
@@ -387,14 +452,19 @@ mod tests {
 
     #[test]
     fn shapes_and_layers() {
-        let net = Mlp::random(10, &[8, 3], 1);
+        let net = Mlp::random(10, &[8, 3], Activation::Sigmoid, 1);
         assert_eq!(net.sizes(), &[10, 8, 3, OUTPUTS]);
         assert_eq!(
             net.parameter_count(),
             10 * 8 + 8 + 8 * 3 + 3 + 3 * OUTPUTS + OUTPUTS
         );
         assert_eq!(net.layers, [(10, 8, 0), (8, 3, 88), (3, OUTPUTS, 115)]);
-        assert_eq!(net, Mlp::random(10, &[8, 3], 1), "deterministic");
-        assert_ne!(net, Mlp::random(10, &[8, 3], 2));
+        assert_eq!(
+            net,
+            Mlp::random(10, &[8, 3], Activation::Sigmoid, 1),
+            "deterministic"
+        );
+        assert_ne!(net, Mlp::random(10, &[8, 3], Activation::Sigmoid, 2));
+        assert_ne!(net, Mlp::random(10, &[8, 3], Activation::Relu, 1));
     }
 }
