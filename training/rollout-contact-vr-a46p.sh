@@ -1,7 +1,8 @@
 #!/bin/bash
-# The second long job (since 2026-12-07, docs/TRAINING.md, "Where gnubg's judge still prefers
-# gnubg"): the positions of training/rollout-contact-a22c (contact positions of adam22c's
-# self-play, labelled there by plain 72-game rollouts, 0.12-0.13 from the truth) labelled again
+# The second long job (2026-12-07 02:17–09:10 UTC, stopped in round adam52; docs/TRAINING.md,
+# "Where gnubg's judge still prefers gnubg"): the positions of training/rollout-contact-a22c
+# (contact positions of adam22c's self-play, labelled there by plain 72-game rollouts,
+# 0.12-0.13 from the truth) labelled again
 # by 72-game cubeless variance-reduced rollouts of adam46p (`--vr`: 0.012 from the truth,
 # measured on the contact yardstick), into training/rollout-contact-vr-a46p, chunk by chunk
 # under the same names: the rollout fine-tune's sets (training/adam32.sh SETS) with labels as

@@ -1,5 +1,6 @@
 #!/bin/bash
-# The long job since 2026-12-07 00:05 UTC (docs/TRAINING.md, "The next long job"): gnubg's
+# The long job from 2026-12-07 00:05 to 09:10 UTC, stopped in round adam52 (docs/TRAINING.md:
+# fine-tunes on such labels do not carry beyond their games; "The next long job"): gnubg's
 # rollouts find our 2-ply no better than gnubg's in the early game (280 pips or more) though
 # ahead everywhere else, so the early game is where our 2-ply teacher is weakest and rollouts
 # should teach instead. Positions of the first ten plays of each side of adam46p's self-play
