@@ -11,16 +11,10 @@ use common::{assert_refused, run, stdout};
 use cubeful_engine::formats::sgf::{self, tree};
 use cubeful_engine::game::record::analysis::EvalSource;
 use cubeful_engine::game::record::RecordAction;
+use cubeful_testkit::ScratchDir;
 
 fn corpus(rel: &str) -> PathBuf {
     cubeful_testkit::shared_path("corpus").join(rel)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cubeful-analyse-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// A 3-point match GNU Backgammon 1.07 analysed (2 games, about 100 plays).
@@ -47,7 +41,7 @@ fn analysis_values(text: &str) -> Vec<(String, Vec<String>)> {
 
 #[test]
 fn one_file_report_and_analysed_sgf() {
-    let dir = scratch("one");
+    let dir = ScratchDir::new("analyse-one");
     let out = dir.join("analysed.sgf");
     let text = stdout(&[
         "analyse",
@@ -129,7 +123,7 @@ fn one_file_report_and_analysed_sgf() {
 
 #[test]
 fn gnubg_analysis_passes_through() {
-    let dir = scratch("keep");
+    let dir = ScratchDir::new("analyse-keep");
     for name in [
         "gnubg-scripts_match1486073_analyzed.sgf",
         "gnubg-scripts_test-match01_analyzed.sgf",
@@ -216,7 +210,7 @@ fn several_files_are_summarised_per_player() {
 #[test]
 fn rollouts_on_request() {
     // The first four actions of a match, rolled out.
-    let dir = scratch("rollout");
+    let dir = ScratchDir::new("analyse-rollout");
     let text = std::fs::read_to_string(small_match()).unwrap();
     let (mut record, _) = sgf::read(&text).unwrap();
     record.truncate_at(0, 4);
@@ -256,7 +250,7 @@ fn bad_input_is_refused() {
         assert!(err.contains(expect) && !err.contains("panicked"), "{err}");
         assert!(out.stdout.is_empty());
     }
-    let dir = scratch("bad");
+    let dir = ScratchDir::new("analyse-bad");
     let mat = dir.join("out.mat");
     assert_refused(
         &["analyse", file, "--out", mat.to_str().unwrap()],
@@ -307,7 +301,7 @@ fn gnubg_reports_what_we_report_for_our_analysis() {
     let Some(gnubg) = cubeful_testkit::gnubg("the analysis test against it") else {
         return;
     };
-    let dir = scratch("gnubg");
+    let dir = ScratchDir::new("analyse-gnubg");
     // A .mat match (no analysis of its own) and a GNU Backgammon SGF analysed again.
     let inputs = [
         corpus("paired/gbf_charlot1-charlot2_7p_2025-11-08-2305.mat"),

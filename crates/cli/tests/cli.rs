@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 mod common;
 
-use common::{assert_refused, run, scratch_dir, stdout};
+use common::{assert_refused, run, stdout};
+use cubeful_testkit::ScratchDir;
 
 #[test]
 fn moves_of_the_opening_31() {
@@ -273,7 +274,7 @@ fn eval_at_a_match_score_reports_match_winning_chances() {
 
 #[test]
 fn bearoff_positions_use_the_databases() {
-    let dir = std::env::temp_dir().join(format!("cubeful-cli-bearoff-{}", std::process::id()));
+    let dir = ScratchDir::new("cli-bearoff");
     // Both sides have two checkers on low points: the player on roll bears off at once.
     let text = stdout(&[
         "eval",
@@ -285,7 +286,6 @@ fn bearoff_positions_use_the_databases() {
     let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     assert_eq!(v["class"], "bearoff");
     assert_eq!(v["win"], 1.0, "{text}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -307,7 +307,7 @@ fn duel_with_lookahead_players() {
 
 #[test]
 fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
-    let dir = scratch_dir("cubeful-bench-choices");
+    let dir = ScratchDir::new("bench-choices");
     let cache = dir.to_str().unwrap();
     // The arguments of a 10-decision set cached in `cache`, then `extra`.
     fn with<'a>(cache: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
@@ -390,12 +390,11 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
     assert!(!out.status.success());
     assert!(err.contains("line 1: decision 0 (roll "), "{err}");
     assert!(!err.contains("panicked"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bench_decisions_measures_several_seeds_as_one_set() {
-    let dir = scratch_dir("cubeful-bench-seeds");
+    let dir = ScratchDir::new("bench-seeds");
     let cache = dir.to_str().unwrap();
     fn with<'a>(cache: &'a str, seed: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
         let mut args = vec!["bench", "decisions", "--positions", "10"];
@@ -521,12 +520,11 @@ fn bench_decisions_measures_several_seeds_as_one_set() {
         err.contains("line 21: there is no decision 20 (the set has 20)"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bench_decisions_measures_a_list_of_decisions() {
-    let dir = scratch_dir("cubeful-bench-list");
+    let dir = ScratchDir::new("bench-list");
     let cache = dir.to_str().unwrap();
     let base = [
         "bench",
@@ -568,12 +566,11 @@ fn bench_decisions_measures_a_list_of_decisions() {
     assert!(!out.status.success());
     assert!(err.contains("line 12: roll \"77\""), "{err}");
     assert_refused(&[&listed[..], &["--seed", "2"]].concat(), "--seed");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
-    let dir = scratch_dir("cubeful-bench-bearoff");
+    let dir = ScratchDir::new("bench-bearoff");
     let cache = dir.to_str().unwrap();
     let with = |seed: &str, extra: &[&str]| -> Vec<String> {
         let mut args = vec!["bench", "decisions", "--positions", "10", "--seed", seed];
@@ -647,13 +644,12 @@ fn bench_decisions_chooses_bearoffs_by_the_databases_when_asked() {
         errors(&seed, &["--choices", file.to_str().unwrap()]),
         "seed {seed}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A fresh temporary folder `cubeful-NAME-PID` ([`scratch_dir`]) with an empty subfolder for
-/// each of `subfolders`: the folder and the subfolders' paths.
-fn fresh_folders<const N: usize>(name: &str, subfolders: [&str; N]) -> (PathBuf, [PathBuf; N]) {
-    let dir = scratch_dir(&format!("cubeful-{name}"));
+/// A fresh [`ScratchDir`] with an empty subfolder for each of `subfolders`: the folder and the
+/// subfolders' paths.
+fn fresh_folders<const N: usize>(name: &str, subfolders: [&str; N]) -> (ScratchDir, [PathBuf; N]) {
+    let dir = ScratchDir::new(name);
     let paths = subfolders.map(|sub| dir.join(sub));
     for path in &paths {
         std::fs::create_dir_all(path).unwrap();
@@ -668,9 +664,9 @@ fn train_label_one_chunk(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stderr).to_string()
 }
 
-/// A fresh temporary folder `cubeful-NAME-PID` holding `data/`: one chunk of 30 self-play
-/// positions with 1-ply targets, as `train label` writes it.
-fn labelled_data(name: &str) -> (PathBuf, PathBuf) {
+/// A fresh [`ScratchDir`] holding `data/`: one chunk of 30 self-play positions with 1-ply
+/// targets, as `train label` writes it.
+fn labelled_data(name: &str) -> (ScratchDir, PathBuf) {
     let (dir, [data]) = fresh_folders(name, ["data"]);
     let d = data.to_str().unwrap();
     train_label_one_chunk(&["--dir", d, "--chunk-positions", "30", "--plies", "1"]);
@@ -784,7 +780,6 @@ fn train_supervised_widens_the_nets_it_is_asked_to() {
         )),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -835,7 +830,6 @@ fn train_supervised_classes_trains_only_those_nets() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("invalid value 'bearoff'"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -884,12 +878,11 @@ fn train_hard_keeps_the_examples_the_nets_misjudge() {
         ],
         "--min-error",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn train_depth_trains_a_net_of_two_hidden_layers_and_prints_every_epoch() {
-    let (dir, [data]) = fresh_folders("depth", ["data"]);
+    let (_dir, [data]) = fresh_folders("depth", ["data"]);
     let d = data.to_str().unwrap();
     train_label_one_chunk(&[
         "--dir",
@@ -941,12 +934,11 @@ fn train_depth_trains_a_net_of_two_hidden_layers_and_prints_every_epoch() {
         &[&args[..4], &["--class", "contact", "--hidden", "0"]].concat(),
         "--hidden",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A folder `name` holding a chunk of 40 races labelled at 0-ply (`zero`) and the same races
 /// labelled again at 1-ply (`one`), for `train compare`.
-fn races_at_zero_and_one_ply(name: &str) -> (PathBuf, String, String) {
+fn races_at_zero_and_one_ply(name: &str) -> (ScratchDir, String, String) {
     let (dir, [zero, one]) = fresh_folders(name, ["zero", "one"]);
     let (z, o) = (zero.to_str().unwrap(), one.to_str().unwrap());
     train_label_one_chunk(&["--dir", z, "--class", "race", "--chunk-positions", "40"]);
@@ -972,7 +964,7 @@ fn train_compare(reference: &str, data: &str, more: &[&str]) -> String {
 
 #[test]
 fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
-    let (dir, z, o) = races_at_zero_and_one_ply("compare");
+    let (_dir, z, o) = races_at_zero_and_one_ply("compare");
     let text = train_compare(&z, &o, &["--races-by-lead"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6, "{text}");
@@ -1000,12 +992,11 @@ fn train_compare_splits_the_races_by_the_lead_of_the_side_on_roll() {
     // Without the flag, only the first table.
     let text = train_compare(&z, &o, &[]);
     assert_eq!(text.lines().count(), 3, "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn train_compare_takes_a_second_references_noise_out() {
-    let (dir, z, o) = races_at_zero_and_one_ply("compare-second");
+    let (_dir, z, o) = races_at_zero_and_one_ply("compare-second");
     // The 1-ply labels against the 0-ply ones, with themselves as the second reference: every
     // (t − r₁)(t − r₂) is 0, so nothing is left beyond the "noise", which is the plain RMSE
     // over √2.
@@ -1025,12 +1016,11 @@ fn train_compare_takes_a_second_references_noise_out() {
     assert_eq!(crossed[n - 2], "0.0000", "{text}");
     let noise: f64 = crossed[n - 1].parse().unwrap();
     assert!((noise - rmse / 2f64.sqrt()).abs() < 0.0002, "{text}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn train_label_from_labels_the_same_positions_again() {
-    let (dir, [first, second, third]) = fresh_folders("relabel", ["first", "second", "third"]);
+    let (_dir, [first, second, third]) = fresh_folders("relabel", ["first", "second", "third"]);
     let label = train_label_one_chunk;
     label(&[
         "--dir",
@@ -1196,12 +1186,11 @@ fn train_label_from_labels_the_same_positions_again() {
         let args = [&["train", "label", "--dir", d], wrong].concat();
         assert_refused(&args, named);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn train_label_with_rollouts_keeps_the_misjudged_positions() {
-    let dir = scratch_dir("cubeful-label");
+    let dir = ScratchDir::new("label");
     let d = dir.to_str().unwrap();
     let label = |threshold: &str, extra: &[&str]| {
         let mut args = vec![
@@ -1250,7 +1239,6 @@ fn train_label_with_rollouts_keeps_the_misjudged_positions() {
         cut.contains("(6 positions rolled out, of 6 probed"),
         "{cut}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
     assert_refused(
         &[
             "train",

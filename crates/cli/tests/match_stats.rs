@@ -6,14 +6,7 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::{assert_refused, run, stdout};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("cubeful-match-stats-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use cubeful_testkit::ScratchDir;
 
 /// Two analysed actions of a 3-point match, with a name that needs escaping: player 1's
 /// opening 53 played 8/3 6/3 where the analysis prefers 24/21 13/8 by 0.114 (a bad move).
@@ -34,7 +27,7 @@ fn small_file(dir: &Path) -> PathBuf {
 
 #[test]
 fn text_report_has_gnubgs_rows() {
-    let dir = scratch("text");
+    let dir = ScratchDir::new("match-stats-text");
     let file = small_file(&dir);
     let text = stdout(&["match", "stats", file.to_str().unwrap()]);
     let lines: Vec<&str> = text.lines().collect();
@@ -81,7 +74,7 @@ fn text_report_has_gnubgs_rows() {
 
 #[test]
 fn json_has_the_sums_figures_and_marked_actions() {
-    let dir = scratch("json");
+    let dir = ScratchDir::new("match-stats-json");
     let file = small_file(&dir);
     let text = stdout(&["match", "stats", file.to_str().unwrap(), "--json"]);
     let v: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -112,7 +105,7 @@ fn json_has_the_sums_figures_and_marked_actions() {
 
 #[test]
 fn html_page_is_self_contained_and_escaped() {
-    let dir = scratch("html");
+    let dir = ScratchDir::new("match-stats-html");
     let file = small_file(&dir);
     let page = dir.join("stats.html");
     let text = stdout(&[
@@ -138,7 +131,7 @@ fn html_page_is_self_contained_and_escaped() {
 
 #[test]
 fn errors_are_one_sentence() {
-    let dir = scratch("errors");
+    let dir = ScratchDir::new("match-stats-errors");
     let missing = dir.join("missing.sgf");
     assert_refused(
         &["match", "stats", missing.to_str().unwrap()],

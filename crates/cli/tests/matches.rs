@@ -8,16 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{assert_refused, run, stdout};
+use cubeful_testkit::ScratchDir;
 
 fn corpus(rel: &str) -> PathBuf {
     cubeful_testkit::shared_path("corpus").join(rel)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cubeful-matches-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The actions of `match show --json` without the file name and format.
@@ -29,7 +23,7 @@ fn shown_games(file: &Path) -> serde_json::Value {
 
 #[test]
 fn mat_to_sgf_to_mat_keeps_every_move_and_id() {
-    let dir = scratch("convert");
+    let dir = ScratchDir::new("matches-convert");
     for rel in ["mat/gnubg", "mat/xg", "mat/studio"] {
         let folder = corpus(rel);
         let mut files: Vec<_> = std::fs::read_dir(&folder)
@@ -90,7 +84,7 @@ fn match_show_prints_ids_and_moves_of_an_analysed_sgf() {
 
 #[test]
 fn bad_files_are_refused_in_one_line() {
-    let dir = scratch("bad");
+    let dir = ScratchDir::new("matches-bad");
     let bad = dir.join("bad.sgf");
     std::fs::write(&bad, "(;FF[4]GM[6]\n;B[41lp").unwrap();
     assert_refused(&["match", "show", bad.to_str().unwrap()], "line 2");
@@ -123,7 +117,7 @@ fn bad_files_are_refused_in_one_line() {
 
 #[test]
 fn terminal_saves_loads_imports_and_exports() {
-    let dir = scratch("terminal");
+    let dir = ScratchDir::new("matches-terminal");
     let sgf = dir.join("t.sgf");
     let mat = dir.join("t.mat");
     let txt = dir.join("t.txt");

@@ -205,21 +205,11 @@ fn open_regular(path: &Path) -> Result<(File, u64), FileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!(
-            "cubeful-files-{name}-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
+    use cubeful_testkit::ScratchDir;
 
     #[test]
     fn writes_and_replaces_a_regular_file() {
-        let dir = scratch("replace");
+        let dir = ScratchDir::new("files-replace");
         let target = dir.join("match.sgf");
         write_atomically(&target, b"first").unwrap();
         write_atomically(&target, b"second").unwrap();
@@ -230,7 +220,7 @@ mod tests {
 
     #[test]
     fn refuses_a_folder_and_a_missing_folder() {
-        let dir = scratch("refuse");
+        let dir = ScratchDir::new("files-refuse");
         assert!(matches!(
             write_atomically(&dir, b"x"),
             Err(FileError::NotRegularTarget { .. })
@@ -244,7 +234,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn never_follows_a_planted_temporary_symlink_and_refuses_a_fifo() {
-        let dir = scratch("symlink");
+        let dir = ScratchDir::new("files-symlink");
         let victim = dir.join("victim");
         fs::write(&victim, b"precious").unwrap();
         // Plant links at every name a guessing attacker could choose for attempt 0..3.
@@ -281,7 +271,7 @@ mod tests {
 
     #[test]
     fn a_failed_write_keeps_the_old_file() {
-        let dir = scratch("keep");
+        let dir = ScratchDir::new("files-keep");
         let target = dir.join("keep.txt");
         fs::write(&target, b"old").unwrap();
         // Writing into a folder that vanished fails before touching the target.
@@ -295,7 +285,7 @@ mod tests {
 
     #[test]
     fn bounded_reads() {
-        let dir = scratch("bounded");
+        let dir = ScratchDir::new("files-bounded");
         let f = dir.join("f");
         fs::write(&f, vec![7u8; 100]).unwrap();
         assert_eq!(read_regular(&f, 100).unwrap().len(), 100);

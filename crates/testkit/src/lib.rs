@@ -7,13 +7,16 @@
 //! * [`gnubg`] and [`run_gnubg_script`]: Debian's `gnubg`, the measuring stick for
 //!   compatibility, found on the machine and fed a script;
 //! * [`not_run`]: how a test that cannot run here says so — loudly on a developer's machine,
-//!   as a failure under CI (`CI=true`), where everything it needs is installed.
+//!   as a failure under CI (`CI=true`), where everything it needs is installed;
+//! * [`ScratchDir`]: an empty folder of a test's own, removed when the test ends.
 //!
 //! A development dependency only: nothing here is part of the program.
 
 use std::io::Write as _;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Where `shared/` is: `CUBEFUL_SHARED`, or beside the checkout.
 fn shared_location() -> PathBuf {
@@ -67,6 +70,49 @@ pub fn not_run(message: &str) {
         panic!("{message}");
     }
     eprintln!("\n{0}\n!!! {message}\n{0}\n", "!".repeat(78));
+}
+
+/// An empty folder in the system's temporary folder, `cubeful-NAME-PID-N` (N counts the
+/// process's scratch folders, so that tests running side by side never share one), removed with
+/// all it holds when the value is dropped — at the end of the test, passed or failed.
+#[derive(Debug)]
+pub struct ScratchDir(PathBuf);
+
+impl ScratchDir {
+    pub fn new(name: &str) -> ScratchDir {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let n = COUNT.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("cubeful-{name}-{}-{n}", std::process::id()));
+        // What a killed run of the same process ID left there.
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir)
+            .unwrap_or_else(|e| panic!("cannot make {}: {e}", dir.display()));
+        ScratchDir(dir)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Deref for ScratchDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for ScratchDir {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for ScratchDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 /// GNU Backgammon's program: `/usr/games/gnubg` (where Debian puts it) or `gnubg` on the
@@ -147,11 +193,22 @@ mod tests {
         let Some(program) = gnubg("the test of the test kit's gnubg runner") else {
             return;
         };
-        let home = std::env::temp_dir().join(format!("cubeful-testkit-{}", std::process::id()));
-        std::fs::create_dir_all(&home).unwrap();
+        let home = ScratchDir::new("testkit");
         let out = run_gnubg_script(&program, &home, "new game\nshow board\nquit\ny\n");
-        let _ = std::fs::remove_dir_all(&home);
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("Position ID"), "{text}");
+    }
+
+    #[test]
+    fn scratch_folders_are_apart_and_go_away() {
+        let (a, b) = (ScratchDir::new("same"), ScratchDir::new("same"));
+        assert_ne!(a.path(), b.path());
+        assert!(a.is_dir() && std::fs::read_dir(&*a).unwrap().next().is_none());
+        std::fs::create_dir_all(a.join("inner")).unwrap();
+        std::fs::write(a.join("inner/file"), b"x").unwrap();
+        let path = a.path().to_path_buf();
+        drop(a);
+        assert!(!path.exists());
+        assert!(b.is_dir());
     }
 }

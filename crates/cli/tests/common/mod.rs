@@ -13,15 +13,6 @@ pub fn run(args: &[&str]) -> Output {
         .expect("cubeful-cli runs")
 }
 
-/// An empty folder of the system's temporary folder for one test: `name` and the process ID
-/// make it the test's own; whatever an earlier run left there is removed.
-pub fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary folder");
-    dir
-}
-
 /// Standard output of a run that must succeed.
 pub fn stdout(args: &[&str]) -> String {
     let out = run(args);
