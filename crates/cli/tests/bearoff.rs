@@ -1,17 +1,11 @@
 //! End-to-end tests of `cubeful-cli bearoff …` and `cubeful-cli bench bearoff`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 mod common;
 
 use common::{assert_refused, run, stdout};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("cubeful-cli-bearoff-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use cubeful_testkit::ScratchDir;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -24,7 +18,9 @@ const FIFTEEN: &str = "/38AAAD4vg8AAA";
 
 #[test]
 fn show_verify_and_regenerate() {
-    let dir = temp_dir("show");
+    let scratch = ScratchDir::new("cli-bearoff-show");
+    // The database folder does not exist yet.
+    let dir = scratch.join("bearoff");
     let d = s(&dir);
     // First use: generated into the folder.
     let out = run(&["bearoff", "show", TWO_CHECKERS, "--dir", d]);
@@ -104,13 +100,11 @@ fn show_verify_and_regenerate() {
         "{err}"
     );
     stdout(&["bearoff", "verify", s(&one)]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn generate_and_verify_files() {
-    let dir = temp_dir("generate");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("cli-bearoff-generate");
     let two = dir.join("two.cbd");
     let text = stdout(&["bearoff", "generate", "--two-sided", "3", "-o", s(&two)]);
     assert!(
@@ -141,7 +135,6 @@ fn generate_and_verify_files() {
     let bytes = std::fs::read(&two).unwrap();
     std::fs::write(&two, &bytes[..bytes.len() - 10]).unwrap();
     assert_refused(&["bearoff", "verify", s(&two)], "truncated");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -174,8 +167,7 @@ fn bad_input_is_refused() {
         &["bearoff", "verify", "/nonexistent/file.cbd"],
         "cannot read",
     );
-    let dir = temp_dir("bad");
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("cli-bearoff-bad");
     let junk = dir.join("junk.cbd");
     std::fs::write(
         &junk,
@@ -186,7 +178,6 @@ fn bad_input_is_refused() {
         &["bearoff", "verify", s(&junk)],
         "not a Cubeful bearoff database",
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -7,41 +7,16 @@
 
 use std::io::{Read, Write};
 use std::os::unix::fs::{symlink, FileTypeExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
+
+use cubeful_testkit::ScratchDir;
 
 const BIN: &str = env!("CARGO_BIN_EXE_cubeful-cli");
 
 /// The starting position.
 const START: &str = "4HPwATDgc/ABMA";
-
-/// A fresh, empty scratch folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir =
-            std::env::temp_dir().join(format!("cubeful-cli-files-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().unwrap()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -141,7 +116,7 @@ const GENERATE: [&str; 7] = [
 
 #[test]
 fn bearoff_generate_never_follows_a_planted_temporary_link() {
-    let dir = Scratch::new("link");
+    let dir = ScratchDir::new("cli-files-link");
     let victim = dir.join("victim");
     std::fs::write(&victim, b"precious").unwrap();
     let target = dir.join("x.cbd");
@@ -152,7 +127,7 @@ fn bearoff_generate_never_follows_a_planted_temporary_link() {
         GENERATE.join(" ")
     );
     let mut command = Command::new("sh");
-    command.args(["-c", &script, "sh", s(&victim), dir.path(), BIN, s(&target)]);
+    command.args(["-c", &script, "sh", s(&victim), s(&dir), BIN, s(&target)]);
     let out = run_within(command, "", 60);
     assert!(
         out.status.success(),
@@ -171,7 +146,7 @@ fn bearoff_generate_never_follows_a_planted_temporary_link() {
 
 #[test]
 fn output_onto_a_fifo_is_refused_and_the_fifo_kept() {
-    let dir = Scratch::new("fifo");
+    let dir = ScratchDir::new("cli-files-fifo");
     let fifo = dir.join("x.cbd");
     mkfifo(&fifo);
     let mut args = GENERATE.to_vec();
@@ -183,7 +158,7 @@ fn output_onto_a_fifo_is_refused_and_the_fifo_kept() {
 
 #[test]
 fn output_into_a_missing_folder_is_refused_and_creates_nothing() {
-    let dir = Scratch::new("missing");
+    let dir = ScratchDir::new("cli-files-missing");
     let target = dir.join("no/such/x.cbd");
     let mut args = GENERATE.to_vec();
     args.extend(["-o", s(&target)]);
@@ -194,17 +169,17 @@ fn output_into_a_missing_folder_is_refused_and_creates_nothing() {
 
 #[test]
 fn nets_from_a_fifo_fail_at_once() {
-    let dir = Scratch::new("nets-fifo");
+    let dir = ScratchDir::new("cli-files-nets-fifo");
     mkfifo(&dir.join("contact.net"));
-    let out = run_within(cli(&["eval", START, "--nets", dir.path()]), "", 30);
+    let out = run_within(cli(&["eval", START, "--nets", s(&dir)]), "", 30);
     assert_one_line_error(&out, &["contact.net", "not a regular file"]);
-    let out = run_within(cli(&["--nets", dir.path()]), "new match 3\nroll\n", 30);
+    let out = run_within(cli(&["--nets", s(&dir)]), "new match 3\nroll\n", 30);
     assert_one_line_error(&out, &["contact.net", "not a regular file"]);
 }
 
 #[test]
 fn nets_from_dev_zero_fail_at_once_without_eating_memory() {
-    let dir = Scratch::new("nets-zero");
+    let dir = ScratchDir::new("cli-files-nets-zero");
     symlink("/dev/zero", dir.join("contact.net")).unwrap();
     // Under a limit of 4 GB of address space: reading /dev/zero until memory runs out would
     // abort there rather than harm the machine.
@@ -214,7 +189,7 @@ fn nets_from_dev_zero_fail_at_once_without_eating_memory() {
         "ulimit -v 4000000 && exec \"$0\" eval \"$1\" --nets \"$2\"",
         BIN,
         START,
-        dir.path(),
+        s(&dir),
     ]);
     let out = run_within(command, "", 30);
     assert_one_line_error(&out, &["contact.net", "not a regular file"]);
@@ -222,12 +197,12 @@ fn nets_from_dev_zero_fail_at_once_without_eating_memory() {
 
 #[test]
 fn the_terminal_session_checks_its_nets_before_it_starts() {
-    let dir = Scratch::new("nets-empty");
+    let dir = ScratchDir::new("cli-files-nets-empty");
     // What `eval` says about the folder …
-    let eval = run_within(cli(&["eval", START, "--nets", dir.path()]), "", 30);
+    let eval = run_within(cli(&["eval", START, "--nets", s(&dir)]), "", 30);
     assert_one_line_error(&eval, &["contact.net"]);
     // … the session says before it starts, and it runs no command.
-    let out = run_within(cli(&["--nets", dir.path()]), "new match 3\nroll\n", 30);
+    let out = run_within(cli(&["--nets", s(&dir)]), "new match 3\nroll\n", 30);
     assert_one_line_error(&out, &["contact.net"]);
     assert_eq!(out.stderr, eval.stderr);
 }

@@ -10,6 +10,8 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use cubeful_testkit::ScratchDir;
+
 #[test]
 fn gnubg_plays_matches_and_money_games_against_cubeful() {
     let Some(gnubg) = cubeful_testkit::gnubg("the end-to-end test against it") else {
@@ -56,8 +58,7 @@ fn gnubg_plays_matches_and_money_games_against_cubeful() {
     });
 
     // GNU Backgammon, scripted through its standard input, in a home of its own.
-    let home = std::env::temp_dir().join(format!("cubeful-gnubg-home-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let home = ScratchDir::new("gnubg-home");
     let script = format!(
         "set player 0 gnubg\n\
          set player 0 chequerplay evaluation plies 0\n\
@@ -99,7 +100,6 @@ fn gnubg_plays_matches_and_money_games_against_cubeful() {
     let _ = server.kill();
     let _ = server.wait();
     let server_log = log.join().unwrap_or_default();
-    let _ = std::fs::remove_dir_all(&home);
 
     let context = format!("gnubg output:\n{output}\nserver log:\n{server_log}");
     assert!(

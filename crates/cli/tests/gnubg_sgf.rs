@@ -29,6 +29,7 @@ use cubeful_engine::game::record::{
 use cubeful_engine::game::Rules;
 use cubeful_engine::rules::movegen::play_steps;
 use cubeful_engine::{match_id, position_id, CubeOwner, Dice, Player, Position, Resignation};
+use cubeful_testkit::ScratchDir;
 
 /// Moves a player makes in a money session, from his own side of the board.
 struct Moves {
@@ -310,7 +311,7 @@ fn gnubg_loads_what_cubeful_writes() {
     assert_eq!(cases.len(), 8);
     cases.push(("session".into(), session()));
 
-    let dir = std::env::temp_dir().join(format!("cubeful-gnubg-sgf-{}", std::process::id()));
+    let dir = ScratchDir::new("gnubg-sgf");
     let home = dir.join("home");
     std::fs::create_dir_all(&home).unwrap();
     let mut script = String::from("set confirm new off\nset confirm save off\n");
@@ -428,7 +429,6 @@ fn gnubg_loads_what_cubeful_writes() {
         cases.len()
     );
     assert!(games >= 36 && rolls > 1700, "{games} games, {rolls} rolls");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 fn read(path: &Path, at: &dyn Fn(&str) -> String) -> String {

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::assert_refused;
+use cubeful_testkit::ScratchDir;
 
 /// Refused quickly (nothing is allocated or started for the value), on one line naming `option`.
 fn refused(args: &[&str], option: &str) {
@@ -82,7 +83,9 @@ fn sizes_of_benchmarks_and_samples_are_checked() {
 
 #[test]
 fn td_settings_are_checked() {
-    let dir = std::env::temp_dir().join(format!("cubeful-options-td-{}", std::process::id()));
+    let scratch = ScratchDir::new("options-td");
+    // The training folder does not exist yet: a bad option must not make it.
+    let dir = scratch.join("td");
     let dir = dir.to_str().unwrap();
     for (option, value) in [
         ("--alpha", "inf"),

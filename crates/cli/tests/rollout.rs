@@ -5,6 +5,7 @@ mod common;
 
 use common::{assert_refused, stdout};
 use cubeful_engine::{gnubg_id, CubeOwner, MatchState, Player, Position};
+use cubeful_testkit::ScratchDir;
 use serde_json::Value;
 
 /// Short rollouts: a few plies, then a 0-ply evaluation.
@@ -258,7 +259,7 @@ fn gnubg_loads_rollouts_written_as_sgf() {
     analysis.cube = Some(record::cube_analysis(&cube).unwrap());
     let expected = (m.candidates[..2].to_vec(), analysis.cube.clone().unwrap());
 
-    let dir = std::env::temp_dir().join(format!("cubeful-rollout-sgf-{}", std::process::id()));
+    let dir = ScratchDir::new("rollout-sgf");
     std::fs::create_dir_all(dir.join("home")).unwrap();
     let ours = dir.join("ours.sgf");
     let theirs = dir.join("theirs.sgf");
@@ -285,7 +286,6 @@ fn gnubg_loads_rollouts_written_as_sgf() {
         .unwrap();
     child.wait().unwrap();
     let saved = std::fs::read_to_string(&theirs).expect("gnubg saved the match");
-    let _ = std::fs::remove_dir_all(&dir);
     let (back, _) = sgf::read(&saved).unwrap();
     let found = back.games[0]
         .entries

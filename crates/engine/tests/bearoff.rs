@@ -8,6 +8,7 @@ use cubeful_engine::eval::bearoff::{
 };
 use cubeful_engine::eval::{BearoffOracle, Evaluator, Nets};
 use cubeful_engine::{legal_moves, Dice, Position, Side};
+use cubeful_testkit::ScratchDir;
 
 /// The default databases, generated once for all tests of this file.
 fn db() -> &'static BearoffDb {
@@ -380,9 +381,7 @@ fn race_backgammons_come_from_the_one_sided_database() {
 
 #[test]
 fn files_round_trip_and_corruption_is_rejected() {
-    let dir = std::env::temp_dir().join(format!("cubeful-bearoff-test-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("bearoff-test");
     let small = TwoSided::generate(3, &mut |_, _| {}).unwrap();
     let path = dir.join("two-sided-6x3.cbd");
     small.save(&path).unwrap();
@@ -404,16 +403,12 @@ fn files_round_trip_and_corruption_is_rejected() {
     std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
     let err = TwoSided::load(&path).unwrap_err().to_string();
     assert!(err.contains("truncated"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A wrong value with a valid checksum (a buggy generator) is caught by the recomputation.
 #[test]
 fn verification_recomputes_entries() {
-    let dir =
-        std::env::temp_dir().join(format!("cubeful-bearoff-recompute-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = ScratchDir::new("bearoff-recompute");
     let layout = Layout::new(6, 3).unwrap();
     let db = OneSided::generate(layout, &mut |_, _| {});
     let path = dir.join("one.cbd");
@@ -429,7 +424,6 @@ fn verification_recomputes_entries() {
     std::fs::write(&path, &bytes).unwrap();
     let err = bearoff::verify_file(&path, None).unwrap_err().to_string();
     assert!(err.contains("recomputation"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 fn crc32(bytes: &[u8]) -> u32 {
@@ -449,8 +443,9 @@ fn crc32(bytes: &[u8]) -> u32 {
 
 #[test]
 fn open_or_generate_regenerates_bad_files() {
-    let dir = std::env::temp_dir().join(format!("cubeful-bearoff-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = ScratchDir::new("bearoff-cache");
+    // The cache folder does not exist yet: open_or_generate makes it.
+    let dir = scratch.join("cache");
     let mut events = Vec::new();
     let first = BearoffDb::open_or_generate(&dir, &mut |e| events.push(format!("{e:?}")));
     assert!(
@@ -485,7 +480,6 @@ fn open_or_generate_regenerates_bad_files() {
         std::fs::read(&path).unwrap(),
         first.two_sided().unwrap().to_bytes()
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// An independent, plain recursive solver over `Position`s with the engine's move generator and a

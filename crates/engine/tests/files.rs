@@ -6,7 +6,7 @@
 #![cfg(unix)]
 
 use std::os::unix::fs::{symlink, FileTypeExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -15,31 +15,7 @@ use cubeful_engine::eval::bearoff::{Layout, OneSided};
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::pubeval::PubEval;
 use cubeful_engine::eval::Nets;
-
-/// A fresh, empty scratch folder, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "cubeful-engine-files-{name}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use cubeful_testkit::ScratchDir;
 
 fn mkfifo(path: &Path) {
     let status = std::process::Command::new("mkfifo")
@@ -73,14 +49,14 @@ fn small_one_sided() -> OneSided {
 
 #[test]
 fn a_bearoff_save_never_follows_a_planted_temporary_link() {
-    let dir = Scratch::new("bearoff-link");
+    let dir = ScratchDir::new("engine-files-bearoff-link");
     let victim = dir.join("victim");
     std::fs::write(&victim, b"precious").unwrap();
     // The names the writer used to choose: `.NAME.PID.N.tmp`.
     for n in 0..4 {
         symlink(
             &victim,
-            dir.join(&format!(".x.cbd.{}.{n}.tmp", std::process::id())),
+            dir.join(format!(".x.cbd.{}.{n}.tmp", std::process::id())),
         )
         .unwrap();
     }
@@ -98,7 +74,7 @@ fn a_bearoff_save_never_follows_a_planted_temporary_link() {
 
 #[test]
 fn a_net_save_never_follows_a_planted_temporary_link() {
-    let dir = Scratch::new("net-link");
+    let dir = ScratchDir::new("engine-files-net-link");
     let victim = dir.join("victim");
     std::fs::write(&victim, b"precious").unwrap();
     // The name the writer used to choose: `contact.net.tmp`.
@@ -116,7 +92,7 @@ fn a_net_save_never_follows_a_planted_temporary_link() {
 
 #[test]
 fn saves_refuse_a_fifo_and_a_missing_folder() {
-    let dir = Scratch::new("fifo-target");
+    let dir = ScratchDir::new("engine-files-fifo-target");
     let fifo = dir.join("x.cbd");
     mkfifo(&fifo);
     let db = small_one_sided();
@@ -145,9 +121,9 @@ fn saves_refuse_a_fifo_and_a_missing_folder() {
 
 #[test]
 fn nets_from_a_fifo_are_refused_at_once() {
-    let dir = Scratch::new("nets-fifo");
+    let dir = ScratchDir::new("engine-files-nets-fifo");
     mkfifo(&dir.join("contact.net"));
-    let path = dir.0.clone();
+    let path = dir.to_path_buf();
     let err = quickly("loading nets with a FIFO", move || {
         Nets::load_dir(&path).map(|_| ()).map_err(|e| e.to_string())
     })
@@ -161,17 +137,17 @@ fn nets_from_a_fifo_are_refused_at_once() {
 
 #[test]
 fn a_huge_net_file_is_refused_before_it_is_read() {
-    let dir = Scratch::new("nets-huge");
+    let dir = ScratchDir::new("engine-files-nets-huge");
     let file = std::fs::File::create(dir.join("contact.net")).unwrap();
     // A sparse file: longer than any net, but it takes no room.
     file.set_len(64 << 20).unwrap();
-    let err = Nets::load_dir(&dir.0).map(|_| ()).unwrap_err().to_string();
+    let err = Nets::load_dir(&dir).map(|_| ()).unwrap_err().to_string();
     assert!(err.contains("larger than"), "{err}");
 }
 
 #[test]
 fn other_data_files_from_a_fifo_are_refused_at_once() {
-    let dir = Scratch::new("data-fifo");
+    let dir = ScratchDir::new("engine-files-data-fifo");
     for name in ["x.cbd", "WT.cntc", "table.xml", "table.met"] {
         mkfifo(&dir.join(name));
     }
@@ -182,7 +158,7 @@ fn other_data_files_from_a_fifo_are_refused_at_once() {
     .unwrap_err();
     assert!(err.contains("not a regular file"), "{err}");
 
-    let path = dir.0.clone();
+    let path = dir.to_path_buf();
     let err = quickly("loading PubEval weights from a FIFO", move || {
         PubEval::load(&path).map(|_| ()).map_err(|e| e.to_string())
     })

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use cubeful_engine::formats::mat::{export, import};
 use cubeful_engine::game::record::{MatchRecord, RecordAction};
+use cubeful_testkit::ScratchDir;
 
 /// The sample: every gnubg and XG file, and a spread of the other producers' files whose import
 /// needed no repair (GNU Backgammon's writer cannot place a move of a player who moves twice in
@@ -125,7 +126,7 @@ fn gnubg_reads_our_mat_files_as_we_wrote_them() {
     let Some(gnubg) = cubeful_testkit::gnubg("the test of our .mat files against it") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cubeful-mat-gnubg-{}", std::process::id()));
+    let dir = ScratchDir::new("mat-gnubg");
     let home = dir.join("home");
     std::fs::create_dir_all(&home).unwrap();
     let sample = sample();
@@ -187,5 +188,4 @@ fn gnubg_reads_our_mat_files_as_we_wrote_them() {
         "gnubg read {} files, {games} games, {moves} moves as written",
         sample.len()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

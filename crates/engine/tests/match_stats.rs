@@ -22,6 +22,7 @@ use cubeful_engine::analysis::stats::{
     StatsSettings,
 };
 use cubeful_engine::formats::match_file;
+use cubeful_testkit::ScratchDir;
 
 fn statistics_of(path: &Path) -> MatchStatistics {
     let bytes = std::fs::read(path).unwrap();
@@ -226,8 +227,7 @@ fn corpus_files_without_an_oracle_give_gnubgs_report() {
     else {
         return;
     };
-    let home = std::env::temp_dir().join(format!("cubeful-stats-corpus-{}", std::process::id()));
-    std::fs::create_dir_all(&home).unwrap();
+    let home = ScratchDir::new("stats-corpus");
     let mut files: Vec<(&str, PathBuf)> = Vec::new();
     for dir in ["corpus/sgf", "corpus/paired"] {
         for entry in std::fs::read_dir(shared.join(dir)).unwrap() {
@@ -259,7 +259,6 @@ fn corpus_files_without_an_oracle_give_gnubgs_report() {
         let name = file.file_name().unwrap().to_string_lossy();
         failures.extend(differences(&name, &expected, &ours));
     }
-    let _ = std::fs::remove_dir_all(&home);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -274,7 +273,7 @@ fn gnubg_played_and_analysed_matches_and_sessions_give_its_report() {
     else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cubeful-match-stats-{}", std::process::id()));
+    let dir = ScratchDir::new("match-stats");
     let home = dir.join("home");
     std::fs::create_dir_all(&home).unwrap();
     let cases = [
@@ -315,7 +314,6 @@ fn gnubg_played_and_analysed_matches_and_sessions_give_its_report() {
         let ours = report(&statistics_of(&file));
         failures.extend(differences(name, &expected, &ours));
     }
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

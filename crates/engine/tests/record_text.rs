@@ -7,6 +7,7 @@ use cubeful_engine::formats::notation::format_move;
 use cubeful_engine::formats::text::{export_game, export_match, export_position, TextError};
 use cubeful_engine::game::record::{MatchRecord, RecordAction};
 use cubeful_engine::{gnubg_id, match_id, position_id, Dice, MatchState, Player, Position};
+use cubeful_testkit::ScratchDir;
 
 fn corpus(rel: &str) -> MatchRecord {
     let path = cubeful_testkit::shared_path("corpus/mat").join(rel);
@@ -154,7 +155,7 @@ fn gnubg_text_export_says_what_ours_says() {
     else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cubeful-text-gnubg-{}", std::process::id()));
+    let dir = ScratchDir::new("text-gnubg");
     let home = dir.join("home");
     std::fs::create_dir_all(&home).unwrap();
     let mut compared = 0;
@@ -198,5 +199,4 @@ fn gnubg_text_export_says_what_ours_says() {
         }
     }
     println!("{compared} lines of gnubg's text export found in ours");
-    let _ = std::fs::remove_dir_all(&dir);
 }

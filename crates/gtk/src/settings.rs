@@ -337,6 +337,7 @@ pub fn merge_preferences(current: &mut Settings, shown: &Settings, edited: &Sett
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_testkit::ScratchDir;
 
     #[test]
     fn the_preferences_window_changes_only_what_it_changed() {
@@ -369,16 +370,9 @@ mod tests {
         assert!(!current.tutor);
     }
 
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("cubeful-gtk-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     #[test]
     fn round_trip() {
-        let dir = temp_dir("round");
+        let dir = ScratchDir::new("gtk-round");
         let path = dir.join("sub").join(FILE_NAME);
         let mut s = Settings {
             player_name: "Anna".into(),
@@ -401,21 +395,19 @@ mod tests {
             back.colours.colours().checkers[0],
             Rgb::from_bytes(0x11, 0x22, 0x33)
         );
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn missing_file_is_defaults_without_error() {
-        let dir = temp_dir("missing");
+        let dir = ScratchDir::new("gtk-missing");
         let (s, err) = Settings::load(&dir.join(FILE_NAME));
         assert!(err.is_none());
         assert_eq!(s, Settings::default());
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn partial_and_unknown_fields() {
-        let dir = temp_dir("partial");
+        let dir = ScratchDir::new("gtk-partial");
         let path = dir.join(FILE_NAME);
         fs::write(
             &path,
@@ -428,13 +420,12 @@ mod tests {
         assert_eq!(s.window.width, 800);
         assert_eq!(s.window.height, WindowSettings::default().height);
         assert!(s.animate);
-        fs::remove_dir_all(dir).unwrap();
     }
 
     /// Values out of range in a hand-edited file give their defaults; the rest is kept.
     #[test]
     fn out_of_range_values_are_replaced_by_defaults() {
-        let dir = temp_dir("ranges");
+        let dir = ScratchDir::new("gtk-ranges");
         let path = dir.join(FILE_NAME);
         let defaults = Settings::default();
         for (width, height) in [(-5, 700), (0, 0), (800, i32::MIN), (100_000, i32::MAX)] {
@@ -466,12 +457,11 @@ mod tests {
         let (s, _) = Settings::load(&path);
         assert_eq!((s.window.width, s.window.height), (1200, 900));
         assert_eq!(s.new_match.length, MAX_MATCH_LENGTH);
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
     fn corrupt_file_is_reported_and_replaced() {
-        let dir = temp_dir("corrupt");
+        let dir = ScratchDir::new("gtk-corrupt");
         let path = dir.join(FILE_NAME);
         fs::write(&path, "(player_name: \"unterminated").unwrap();
         let (s, err) = Settings::load_or_repair(&path);
@@ -491,7 +481,6 @@ mod tests {
             s.colours.colours().checkers[0],
             Colours::default().checkers[0]
         );
-        fs::remove_dir_all(dir).unwrap();
     }
 
     /// Saving never writes through a link planted where the temporary file used to be named,
@@ -499,7 +488,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn saving_never_follows_a_planted_link_nor_replaces_a_fifo() {
-        let dir = temp_dir("links");
+        let dir = ScratchDir::new("gtk-links");
         let victim = dir.join("victim");
         fs::write(&victim, "precious").unwrap();
         std::os::unix::fs::symlink(&victim, dir.join(format!("{FILE_NAME}.tmp"))).unwrap();
@@ -520,6 +509,5 @@ mod tests {
         assert!(err.contains("not a regular file"), "{err}");
         use std::os::unix::fs::FileTypeExt;
         assert!(fs::symlink_metadata(&fifo).unwrap().file_type().is_fifo());
-        fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -310,6 +310,7 @@ pub fn compare_dirs(
 mod tests {
     use super::*;
     use cubeful_engine::eval::Probabilities;
+    use cubeful_testkit::ScratchDir;
 
     fn example(position: Position, win: f32) -> Example {
         Example {
@@ -498,7 +499,7 @@ mod tests {
 
     #[test]
     fn folders_pair_files_by_name() {
-        let tmp = std::env::temp_dir().join(format!("cubeful-compare-{}", std::process::id()));
+        let tmp = ScratchDir::new("compare");
         let (a, b) = (tmp.join("a"), tmp.join("b"));
         std::fs::create_dir_all(&a).unwrap();
         std::fs::create_dir_all(&b).unwrap();
@@ -525,6 +526,5 @@ mod tests {
             compare_dirs(&b, &a, None),
             Err(CompareError::Missing { .. })
         ));
-        std::fs::remove_dir_all(&tmp).unwrap();
     }
 }

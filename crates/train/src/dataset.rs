@@ -171,11 +171,11 @@ pub fn blend(old: &[Example], new: &[Example], weight: f32) -> Vec<Example> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_testkit::ScratchDir;
 
     #[test]
     fn round_trip_and_corruption() {
-        let dir = std::env::temp_dir().join(format!("cubeful-data-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("data");
         let path = dir.join("d.bin");
         let ex = vec![
             Example {
@@ -192,7 +192,6 @@ mod tests {
         assert!(load(&path).unwrap_err().to_string().contains("checksum"));
         std::fs::write(&path, &bytes[..50]).unwrap();
         assert!(load(&path).unwrap_err().to_string().contains("truncated"));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn example(win: f32) -> Example {
@@ -231,9 +230,7 @@ mod tests {
 
     #[test]
     fn a_folder_loads_its_data_files_in_name_order() {
-        let dir = std::env::temp_dir().join(format!("cubeful-data-dir-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("data-dir");
         let err = load_dir(&dir).unwrap_err();
         assert!(matches!(err, DatasetError::EmptyFolder { .. }), "{err}");
         // Written out of order; read back by name.
@@ -262,6 +259,5 @@ mod tests {
         std::fs::write(dir.join("chunk-00004.bin"), b"CFDATA1\0garbage-garbage").unwrap();
         let err = load_dir(&dir).unwrap_err().to_string();
         assert!(err.contains("chunk-00004.bin"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

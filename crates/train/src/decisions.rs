@@ -1214,6 +1214,7 @@ impl Reader<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_testkit::ScratchDir;
 
     fn spec(decisions: u32, seed: u64) -> SetSpec {
         SetSpec {
@@ -1523,8 +1524,7 @@ mod tests {
         let nets = Arc::new(Nets::embedded());
         let spec = spec(CHECKPOINT_EVERY as u32 + 12, 6);
         let whole = DecisionSet::build(&nets, None, spec, None, 2, &|_| {}).unwrap();
-        let dir = std::env::temp_dir().join(format!("cubeful-resume-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("resume");
         let checkpoint = dir.join("set.partial");
         // Interrupted after 7 decisions.
         let mut part = whole.clone();
@@ -1559,14 +1559,14 @@ mod tests {
             matches!(refused, Err(DecisionSetError::Format { ref reason, .. }) if reason.contains("another set")),
             "{refused:?}"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn the_cache_is_written_once_and_then_read() {
         let nets = Arc::new(Nets::embedded());
-        let dir = std::env::temp_dir().join(format!("cubeful-decisions-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = ScratchDir::new("decisions");
+        // The cache folder does not exist yet: the first build makes it.
+        let dir = scratch.join("cache");
         let (built, fresh) =
             DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), None, 1, &|_| {}).unwrap();
         assert!(fresh);
@@ -1583,7 +1583,6 @@ mod tests {
             DecisionSet::load_or_build(&dir, &nets, None, spec(12, 5), None, 1, &|_| {}).unwrap();
         assert!(!fresh);
         assert_eq!(built, read);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -361,6 +361,7 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_testkit::ScratchDir;
 
     fn tiny() -> TdConfig {
         TdConfig {
@@ -377,7 +378,7 @@ mod tests {
     /// A run whose weights become NaN or infinite stops with an error instead of saving them.
     #[test]
     fn diverged_weights_are_not_saved() {
-        let dir = std::env::temp_dir().join(format!("cubeful-td-nan-{}", std::process::id()));
+        let dir = ScratchDir::new("td-nan");
         let cfg = TdConfig {
             alpha_start: f32::INFINITY,
             alpha_end: f32::INFINITY,
@@ -391,12 +392,11 @@ mod tests {
         );
         assert_eq!(reports, 0, "no progress reported for the diverged batch");
         assert!(!state_path(&dir).exists(), "no checkpoint");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn deterministic_and_resumable() {
-        let base = std::env::temp_dir().join(format!("cubeful-td-{}", std::process::id()));
+        let base = ScratchDir::new("td");
         let (a, b, c) = (base.join("a"), base.join("b"), base.join("c"));
         let cfg = tiny();
         train(&a, &cfg, 2, |_, _| {}).unwrap();
@@ -422,7 +422,6 @@ mod tests {
         assert_eq!(na.contact, nc.contact);
         assert_eq!(na.crashed, nc.crashed);
         assert!(na.contact.trained > 0);
-        std::fs::remove_dir_all(&base).unwrap();
     }
 
     /// Checkpoints never write through a link planted where a temporary file used to be named,
@@ -430,9 +429,7 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn checkpoints_never_follow_planted_links() {
-        let dir = std::env::temp_dir().join(format!("cubeful-td-links-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("td-links");
         let victim = dir.join("victim");
         std::fs::write(&victim, b"precious").unwrap();
         for name in ["state.ron.tmp", "contact.net.tmp", "race.net.tmp"] {
@@ -455,6 +452,5 @@ mod tests {
         assert!(status.success());
         let err = load_checkpoint(&dir).map(|_| ()).unwrap_err().to_string();
         assert!(err.contains("not a regular file"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

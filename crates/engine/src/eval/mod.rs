@@ -637,6 +637,7 @@ mod tests {
 mod net_tests {
     use super::*;
     use crate::rules::movegen::legal_moves;
+    use cubeful_testkit::ScratchDir;
 
     /// Random positions from random games, from both sides.
     fn sample_positions(n: usize) -> Vec<Position> {
@@ -731,7 +732,7 @@ mod net_tests {
 
     #[test]
     fn loading_names_the_bad_file() {
-        let dir = std::env::temp_dir().join(format!("cubeful-nets-{}", std::process::id()));
+        let dir = ScratchDir::new("nets");
         Nets::embedded().save_dir(&dir).unwrap();
         assert!(Nets::load_dir(&dir).is_ok());
         // Truncate the race net.
@@ -753,6 +754,5 @@ mod net_tests {
         std::fs::remove_file(&race).unwrap();
         let err = Nets::load_dir(&dir).unwrap_err().to_string();
         assert!(err.contains("race.net"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

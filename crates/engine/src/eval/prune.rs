@@ -230,6 +230,7 @@ mod tests {
     use crate::eval::inputs::base_inputs;
     use crate::rules::dice::Dice;
     use crate::rules::movegen::legal_moves;
+    use cubeful_testkit::ScratchDir;
 
     /// Positions of a few random games (both sides on roll).
     fn positions() -> Vec<Position> {
@@ -310,9 +311,7 @@ mod tests {
 
     #[test]
     fn loading_a_folder_without_pruning_nets_gives_none_and_a_wrong_file_an_error() {
-        let dir = std::env::temp_dir().join(format!("cubeful-prune-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("prune");
         assert!(PruneNets::load_dir(&dir).unwrap().is_none());
         let nets = PruneNets::embedded();
         nets.save_dir(&dir).unwrap();
@@ -331,6 +330,5 @@ mod tests {
         std::fs::remove_file(dir.join(file_name(NetClass::Contact))).unwrap();
         let err = PruneNets::load_dir(&dir).unwrap_err().to_string();
         assert!(err.contains("prune-contact.net"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

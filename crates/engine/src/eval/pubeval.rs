@@ -164,6 +164,7 @@ fn read_weights(path: &Path) -> Result<[f32; PUBEVAL_INPUTS], PubEvalError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_testkit::ScratchDir;
 
     #[test]
     fn encoding_of_the_starting_position() {
@@ -206,14 +207,12 @@ mod tests {
 
     #[test]
     fn weights_errors_name_the_file() {
-        let dir = std::env::temp_dir().join(format!("cubeful-pubeval-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let dir = ScratchDir::new("pubeval");
         std::fs::write(dir.join("WT.cntc"), "1\n2\nx\n").unwrap();
         let e = PubEval::load(&dir).unwrap_err().to_string();
         assert!(e.contains("WT.cntc") && e.contains("line 3"), "{e}");
         std::fs::write(dir.join("WT.cntc"), "1\n2\n").unwrap();
         let e = PubEval::load(&dir).unwrap_err().to_string();
         assert!(e.contains("2 numbers"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -2,16 +2,10 @@ use std::path::{Path, PathBuf};
 
 use cubeful_engine::game::{Action, Decision};
 use cubeful_engine::{match_id, position_id};
+use cubeful_testkit::ScratchDir;
 
 use super::*;
 use crate::session::{MatchSetup, Opponent, Session};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cubeful-doc-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn corpus(name: &str) -> PathBuf {
     cubeful_testkit::shared_path("corpus").join(name)
@@ -79,7 +73,7 @@ fn an_untitled_match_is_modified_once_somebody_acts() {
 
 #[test]
 fn saving_makes_the_document_belong_to_the_file() {
-    let dir = temp_dir("save");
+    let dir = ScratchDir::new("doc-save");
     let mut s = session();
     play(&mut s, 5);
     let mut doc = Document::untitled();
@@ -112,12 +106,11 @@ fn saving_makes_the_document_belong_to_the_file() {
         ["Bert".to_string(), "Anna".into()]
     );
     assert_eq!(opened.record.games, record.games);
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn a_failed_save_leaves_the_old_file_intact() {
-    let dir = temp_dir("fail");
+    let dir = ScratchDir::new("doc-fail");
     let mut s = session();
     play(&mut s, 4);
     let path = dir.join("keep.html");
@@ -153,12 +146,11 @@ fn a_failed_save_leaves_the_old_file_intact() {
         assert_eq!(fs::read_to_string(&target).unwrap(), "old match");
     }
     fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).unwrap();
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn exports_in_every_format() {
-    let dir = temp_dir("export");
+    let dir = ScratchDir::new("doc-export");
     let mut s = session();
     play(&mut s, 12);
     let record = record_to_save(&s);
@@ -176,7 +168,6 @@ fn exports_in_every_format() {
         with_extension(Path::new("/x/m.txt"), Export::Match(MatchFormat::Sgf)),
         Path::new("/x/m.txt")
     );
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -238,7 +229,7 @@ fn every_corpus_file_opens_or_says_why() {
 
 #[test]
 fn unreadable_files_are_one_sentence_not_a_panic() {
-    let dir = temp_dir("bad");
+    let dir = ScratchDir::new("doc-bad");
     let missing = read_match_file(&dir.join("missing.sgf")).unwrap_err();
     assert!(matches!(missing, DocumentError::Read(_)));
     assert!(
@@ -253,12 +244,11 @@ fn unreadable_files_are_one_sentence_not_a_panic() {
     assert!(e.message().contains("garbage.sgf"));
     let folder = read_match_file(&dir).unwrap_err();
     assert!(matches!(folder, DocumentError::Read(_)));
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn the_autosave_resumes_exactly() {
-    let dir = temp_dir("autosave");
+    let dir = ScratchDir::new("doc-autosave");
     let autosave = Autosave::new(dir.join("data"));
     assert!(autosave.load().unwrap().is_none());
     let mut s = Session::new(MatchSetup {
@@ -322,13 +312,12 @@ fn the_autosave_resumes_exactly() {
     autosave.remove().unwrap();
     autosave.remove().unwrap();
     assert!(autosave.load().unwrap().is_none());
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
 fn a_corrupt_autosave_is_reported_and_set_aside() {
-    let dir = temp_dir("corrupt");
-    let autosave = Autosave::new(dir.clone());
+    let dir = ScratchDir::new("doc-corrupt");
+    let autosave = Autosave::new(dir.to_path_buf());
     fs::write(autosave.match_path(), "(;FF[4]GM[6]CA[UTF-8]B[63x").unwrap();
     let e = autosave.load().unwrap_err();
     assert!(!e.message().is_empty());
@@ -345,7 +334,6 @@ fn a_corrupt_autosave_is_reported_and_set_aside() {
         .save(&record_to_save(&session()), &Seats::default())
         .unwrap_err();
     assert!(matches!(e, DocumentError::Folder { .. }), "{e:?}");
-    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
@@ -363,7 +351,7 @@ fn the_data_folder_can_be_overridden() {
 
 #[test]
 fn recent_files_most_recent_first_at_most_ten() {
-    let dir = temp_dir("recent");
+    let dir = ScratchDir::new("doc-recent");
     let paths: Vec<PathBuf> = (0..12)
         .map(|i| {
             let p = dir.join(format!("m{i}.sgf"));
@@ -389,5 +377,4 @@ fn recent_files_most_recent_first_at_most_ten() {
     assert_eq!(shown.len(), MAX_RECENT - 1);
     assert!(!shown.contains(&paths[11]));
     assert_eq!(shown[0], paths[5]);
-    fs::remove_dir_all(dir).unwrap();
 }

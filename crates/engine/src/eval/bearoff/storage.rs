@@ -194,6 +194,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), BearoffError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cubeful_testkit::ScratchDir;
 
     #[test]
     fn header_round_trip_and_rejections() {
@@ -227,7 +228,9 @@ mod tests {
 
     #[test]
     fn atomic_write_replaces() {
-        let dir = std::env::temp_dir().join(format!("cubeful-bo-storage-{}", std::process::id()));
+        let scratch = ScratchDir::new("bo-storage");
+        // A folder that does not exist yet, inside the scratch folder.
+        let dir = scratch.join("missing");
         let path = dir.join("sub").join("x.cbd");
         // The folder is not created.
         assert!(matches!(
@@ -241,6 +244,5 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         let leftovers = std::fs::read_dir(path.parent().unwrap()).unwrap().count();
         assert_eq!(leftovers, 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
