@@ -49,14 +49,10 @@ impl Activation {
     fn slope(self, a: f32) -> f32 {
         match self {
             Activation::Sigmoid => a * (1.0 - a),
-            Activation::Relu => f32::from(u8::from(a > 0.0)),
-            Activation::HardSigmoid => {
-                if a > 0.0 && a < 1.0 {
-                    1.0 / 6.0
-                } else {
-                    0.0
-                }
-            }
+            Activation::Relu if a > 0.0 => 1.0,
+            Activation::HardSigmoid if a > 0.0 && a < 1.0 => 1.0 / 6.0,
+            // Off the rectifier's slope, or on either flat end of the hard sigmoid.
+            Activation::Relu | Activation::HardSigmoid => 0.0,
         }
     }
 }
