@@ -80,6 +80,11 @@ pub struct DepthArgs {
     /// The hidden units' activation (the engine's nets: sigmoid).
     #[arg(long, value_enum, default_value_t = ActivationArg::Sigmoid)]
     activation: ActivationArg,
+    /// Only the class's examples in this part (repeat for the examples in every part named),
+    /// from the view of the player on roll: to learn whether nets specialised by the kind of
+    /// game fit better than one.
+    #[arg(long, value_enum)]
+    part: Vec<PartArg>,
     /// Seed of the weights and the shuffles.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -91,6 +96,30 @@ enum ActivationArg {
     Sigmoid,
     Relu,
     HardSigmoid,
+}
+
+/// `--part` of the depth trial.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PartArg {
+    /// The player on roll leads the race.
+    Ahead,
+    /// The player on roll trails the race or is level.
+    Behind,
+    /// Two or more of its checkers on the bar or in the opponent's home board.
+    Back,
+    /// At most one checker there.
+    Free,
+}
+
+impl From<PartArg> for depth::Part {
+    fn from(p: PartArg) -> depth::Part {
+        match p {
+            PartArg::Ahead => depth::Part::Ahead,
+            PartArg::Behind => depth::Part::Behind,
+            PartArg::Back => depth::Part::Back,
+            PartArg::Free => depth::Part::Free,
+        }
+    }
 }
 
 impl From<ActivationArg> for depth::Activation {
@@ -586,7 +615,11 @@ pub fn run(what: &What) -> Result<()> {
 fn run_depth(args: &DepthArgs) -> Result<()> {
     let class = NetClass::from(args.class);
     let mut examples = load_examples(&[], &args.data_dir, "depth")?;
-    examples.retain(|e| net_class(classify(&e.position)) == Some(class));
+    let parts: Vec<depth::Part> = args.part.iter().map(|&p| p.into()).collect();
+    examples.retain(|e| {
+        net_class(classify(&e.position)) == Some(class)
+            && parts.iter().all(|p| p.contains(&e.position))
+    });
     examples.truncate(args.max_examples.unwrap_or(usize::MAX));
     let (train, held_out) = minibatch::split_validation(&examples, args.validation);
     if train.is_empty() || held_out.is_empty() {
@@ -609,8 +642,13 @@ fn run_depth(args: &DepthArgs) -> Result<()> {
         seed: args.seed,
     };
     eprintln!(
-        "depth: {} net, hidden layers {:?} of {:?} units, {} training and {} held-out examples",
+        "depth: {} net{}, hidden layers {:?} of {:?} units, {} training and {} held-out examples",
         class.name(),
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" of the part {parts:?}")
+        },
         config.hidden,
         config.activation,
         train.len(),

@@ -914,6 +914,36 @@ fn train_depth_trains_a_net_of_two_hidden_layers_and_prints_every_epoch() {
             "{text}"
         );
     }
+    // The parts of `--part` divide the examples: ahead or behind in the race, with checkers
+    // back or free; no position is both ahead and behind.
+    let examples = |parts: &[&str]| -> usize {
+        let out = run(&[&args[..], &["--epochs", "1", "--validation", "0.2"], parts].concat());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        // "…, N training and M held-out examples"
+        let line = err.lines().find(|l| l.ends_with("held-out examples"));
+        let words: Vec<&str> = line.expect("the sizes").split_whitespace().collect();
+        let n = words.len();
+        words[n - 6].parse::<usize>().unwrap() + words[n - 3].parse::<usize>().unwrap()
+    };
+    let all = examples(&[]);
+    let (ahead, behind) = (
+        examples(&["--part", "ahead"]),
+        examples(&["--part", "behind"]),
+    );
+    assert!(
+        ahead > 0 && behind > 0 && ahead + behind == all,
+        "{ahead} + {behind} ≠ {all}"
+    );
+    let (back, free) = (examples(&["--part", "back"]), examples(&["--part", "free"]));
+    assert!(
+        back > 0 && free > 0 && back + free == all,
+        "{back} + {free} ≠ {all}"
+    );
+    let both = run(&[&args[..], &["--part", "ahead", "--part", "behind"]].concat());
+    let err = String::from_utf8_lossy(&both.stderr);
+    assert_eq!(both.status.code(), Some(2), "{err}");
+    assert!(err.contains("0 contact examples are too few"), "{err}");
     // No race in the folder: nothing to train on.
     let race = [
         "train",

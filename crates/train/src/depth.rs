@@ -15,6 +15,7 @@ use std::time::Instant;
 use cubeful_engine::eval::inputs::{input_count, MAX_INPUTS};
 use cubeful_engine::eval::nn::{sigmoid, NetClass, OUTPUTS};
 use cubeful_engine::eval::{encode_inputs, Probabilities};
+use cubeful_engine::{Position, Side};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -53,6 +54,39 @@ impl Activation {
             Activation::HardSigmoid if a > 0.0 && a < 1.0 => 1.0 / 6.0,
             // Off the rectifier's slope, or on either flat end of the hard sigmoid.
             Activation::Relu | Activation::HardSigmoid => 0.0,
+        }
+    }
+}
+
+/// A part of a class's positions, from the view of the player on roll, for nets specialised by
+/// the kind of game (`train depth --part`, round adam52): does one net per part fit better than
+/// one net for the class?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The player on roll leads the race (fewer pips).
+    Ahead,
+    /// The player on roll trails the race or is level.
+    Behind,
+    /// The player on roll has two or more checkers back: on the bar or in the opponent's home
+    /// board (an anchor, a back game, checkers to escape).
+    Back,
+    /// The player on roll has at most one checker back.
+    Free,
+}
+
+impl Part {
+    /// Whether `position` (the player on roll to move) belongs to this part.
+    pub fn contains(self, position: &Position) -> bool {
+        let lead = position.pip_count(Side::Player) < position.pip_count(Side::Opponent);
+        let back = u32::from(position.bar(Side::Player))
+            + (19..=24)
+                .map(|point| u32::from(position.board()[point].max(0).unsigned_abs()))
+                .sum::<u32>();
+        match self {
+            Part::Ahead => lead,
+            Part::Behind => !lead,
+            Part::Back => back >= 2,
+            Part::Free => back < 2,
         }
     }
 }
@@ -444,6 +478,27 @@ mod tests {
             let again = train(NetClass::Contact, train_set, held_out, &config, |_| {});
             assert_eq!(net, again, "deterministic");
         }
+    }
+
+    #[test]
+    fn parts_by_race_and_back_checkers() {
+        let start = Position::starting();
+        // Level race: behind; two checkers on the opponent's ace point: back.
+        assert!(Part::Behind.contains(&start) && !Part::Ahead.contains(&start));
+        assert!(Part::Back.contains(&start) && !Part::Free.contains(&start));
+        // The player's back checkers run to the midpoint: 24 pips ahead, none back.
+        let mut board = *start.board();
+        board[24] = 0;
+        board[13] += 2;
+        let ran = Position::from_board(board).unwrap();
+        assert!(Part::Ahead.contains(&ran) && Part::Free.contains(&ran));
+        // One checker back and one on the bar: two back.
+        board[24] = 1;
+        board[13] -= 2;
+        board[25] = 1;
+        let split = Position::from_board(board).unwrap();
+        assert_eq!(split.bar(Side::Player), 1);
+        assert!(Part::Back.contains(&split) && Part::Behind.contains(&split));
     }
 
     #[test]
