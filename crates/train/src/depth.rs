@@ -78,10 +78,11 @@ impl Part {
     /// Whether `position` (the player on roll to move) belongs to this part.
     pub fn contains(self, position: &Position) -> bool {
         let lead = position.pip_count(Side::Player) < position.pip_count(Side::Opponent);
-        let back = u32::from(position.bar(Side::Player))
-            + (19..=24)
-                .map(|point| u32::from(position.board()[point].max(0).unsigned_abs()))
-                .sum::<u32>();
+        // Its points 19 to 24 and its bar.
+        let back: u32 = position.side(Side::Player)[18..]
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum();
         match self {
             Part::Ahead => lead,
             Part::Behind => !lead,
