@@ -1,8 +1,9 @@
 //! The depth trial: perceptrons with one or more hidden layers (sigmoid units, as the engine's
-//! nets, or another [`Activation`] to learn whether one would pay), trained from
-//! random weights on the examples of one net class, to learn whether another hidden layer pays
-//! before the engine's evaluator and net files carry one (docs/TRAINING.md, round adam29; the
-//! engine's nets have one or two since round adam34).
+//! nets, or another [`Activation`] to learn whether one would pay), trained from random weights
+//! on the examples of one net class (or of one [`Part`] of it, to learn whether nets specialised
+//! by the kind of game would), to learn whether another hidden layer pays before the engine's
+//! evaluator and net files carry one (docs/TRAINING.md, round adam29; the engine's nets have one
+//! or two since round adam34; other activations and parts: round adam52).
 //!
 //! Rounds adam19–adam21 and adam27 found the one-layer contact and crashed nets lagging their
 //! own 2-ply teacher whatever the data and the width.
