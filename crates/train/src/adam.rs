@@ -6,7 +6,7 @@
 //!
 //! [`Adam`] keeps the state of one flat vector of parameters; [`Adam::step_net`] treats a
 //! [`Net`]'s weights and biases as that vector, in the order of
-//! [`Gradient`](crate::backprop::Gradient).
+//! [`Gradient`].
 
 use cubeful_engine::eval::nn::Net;
 

@@ -21,7 +21,7 @@
 //!      opponent's 21 rolls, then ours, 0-ply leaves; plays inside the search chosen at 0-ply),
 //!      money, centred cube, no bearoff database, no noise;
 //!    - *rollout*: rolled out as the rollout training labels are
-//!      ([`label_settings`](crate::rollout_labels::label_settings): cubeless games, checker play
+//!      ([`label_settings`]: cubeless games, checker play
 //!      at 0-ply with the pruning nets, quasi-random dice, stopped at the bearoff databases) but
 //!      with lookahead variance reduction, every candidate of decision `i` on the same dice,
 //!      seeded from the set's seed and `i`, so that the luck common to the candidates cancels in

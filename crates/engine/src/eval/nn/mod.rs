@@ -404,7 +404,7 @@ impl Net {
     ///
     /// On x86-64 processors with AVX2 and FMA the pass runs with eight floats per operation:
     /// for hidden layers of a multiple of 64 units the register-blocked pass of
-    /// [`blocked`](self::blocked) (the usual nets), otherwise the same code as the portable pass
+    /// `blocked` (the usual nets), otherwise the same code as the portable pass
     /// compiled for those instructions. The choice is made at run time; the results are the
     /// same bit for bit whichever runs.
     #[inline]

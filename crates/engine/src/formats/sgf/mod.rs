@@ -1,7 +1,7 @@
 //! GNU Backgammon's SGF dialect (`GM[6]`): match records with their analysis, both ways.
 //!
 //! [`read`] turns the text of an SGF file into a [`MatchRecord`] (and warnings about what it
-//! ignored); [`write`] turns a record into the text GNU Backgammon writes and loads. The generic
+//! ignored); [`write()`] turns a record into the text GNU Backgammon writes and loads. The generic
 //! SGF syntax is in [`tree`]; this module gives the properties their backgammon meaning, the way
 //! GNU Backgammon reads and writes them:
 //!

@@ -92,7 +92,7 @@ pub struct RolloutSettings {
 impl Default for RolloutSettings {
     /// GNU Backgammon's default rollout: 1296 trials, cubeful, variance reduction, quasi-random
     /// dice, checker play and cube at 0-ply with the pruning nets choosing which plays the full
-    /// nets judge (its "0-ply cubeful prune [expert]"), truncation at the bearoff databases.
+    /// nets judge (its "0-ply cubeful prune \[expert\]"), truncation at the bearoff databases.
     fn default() -> RolloutSettings {
         let expert = EvalSettings {
             prune: true,
