@@ -78,17 +78,17 @@ pub enum Part {
 impl Part {
     /// Whether `position` (the player on roll to move) belongs to this part.
     pub fn contains(self, position: &Position) -> bool {
-        let lead = position.pip_count(Side::Player) < position.pip_count(Side::Opponent);
+        let lead = || position.pip_count(Side::Player) < position.pip_count(Side::Opponent);
         // Its points 19 to 24 and its bar.
-        let back: u32 = position.side(Side::Player)[18..]
-            .iter()
-            .map(|&n| u32::from(n))
-            .sum();
+        let back = || -> u32 {
+            let side = position.side(Side::Player);
+            side[18..].iter().map(|&n| u32::from(n)).sum()
+        };
         match self {
-            Part::Ahead => lead,
-            Part::Behind => !lead,
-            Part::Back => back >= 2,
-            Part::Free => back < 2,
+            Part::Ahead => lead(),
+            Part::Behind => !lead(),
+            Part::Back => back() >= 2,
+            Part::Free => back() < 2,
         }
     }
 }
