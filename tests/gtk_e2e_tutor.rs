@@ -136,8 +136,9 @@ fn the_tutor_warns_about_a_blunder() {
         s["tutor"]["toggle_xy"].is_array()
     });
     assert_eq!(s["tutor"]["toggle_active"], false);
-    app.click(&s["tutor"]["toggle_xy"]);
-    let s = app.wait_for("the tutor on", 10, |s| s["tutor"]["on"] == true);
+    let s = app.click_until(&s["tutor"]["toggle_xy"], "the tutor on", 5, |s| {
+        s["tutor"]["on"] == true
+    });
     assert_eq!(s["tutor"]["toggle_active"], true);
     let saved = std::fs::read_to_string(app.work.join("config/cubeful/gtk-settings.ron"))
         .expect("the settings are saved");

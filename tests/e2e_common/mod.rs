@@ -413,6 +413,35 @@ impl App {
         self.xdotool(&["click", "1"]);
     }
 
+    /// Clicks a window point from the state until `pred` holds for the state, and returns
+    /// that state: up to three clicks, each given `secs` to show. For the first click on a
+    /// window that has just appeared, which without a window manager it now and then does not
+    /// take; only for clicks whose effect `pred` tells apart (a second click must not undo a
+    /// first that took).
+    pub fn click_until(
+        &self,
+        xy: &Value,
+        what: &str,
+        secs: u64,
+        pred: impl Fn(&Value) -> bool,
+    ) -> Value {
+        for _ in 0..3 {
+            self.click(xy);
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(secs) {
+                let s = self.state();
+                if pred(&s) {
+                    return s;
+                }
+                sleep(Duration::from_millis(100));
+            }
+        }
+        panic!(
+            "three clicks and still not {what}; last state: {:#}",
+            self.state()
+        );
+    }
+
     /// Saves a screenshot of the window (of the screen if the window was not found) as PNG.
     pub fn screenshot(&self, path: &Path) {
         let status = Command::new("import")

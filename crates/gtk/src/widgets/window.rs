@@ -122,6 +122,8 @@ mod imp {
         pub hint_window: RefCell<Option<HintWindow>>,
         /// Where to write the state for tests (`--debug-state`).
         pub debug_state: RefCell<Option<PathBuf>>,
+        /// A write of the debug state is scheduled.
+        pub debug_state_due: Cell<bool>,
         /// The last message shown as a toast (for the debug state).
         pub last_toast: RefCell<String>,
         /// Dice seed for tests (`--seed`).
@@ -901,18 +903,9 @@ impl CubefulWindow {
     fn on_board_action(&self, action: &Action) {
         match action {
             Action::Nothing => {}
-            Action::Changed => {
-                self.write_debug_state();
-                // The board is laid out before what is beside and under it: once the whole
-                // window is, tests see where those are too.
-                if self.imp().debug_state.borrow().is_some() {
-                    glib::idle_add_local_once(glib::clone!(
-                        #[weak(rename_to = window)]
-                        self,
-                        move || window.write_debug_state()
-                    ));
-                }
-            }
+            // (The write waits for the whole window to be laid out, so tests see where what
+            // is beside and under the board is too.)
+            Action::Changed => self.write_debug_state(),
             Action::Refused(e) => {
                 let text = match e {
                     AssemblyError::NoChecker | AssemblyError::NothingToUndo => return,
@@ -959,8 +952,25 @@ impl CubefulWindow {
 
     /// Writes the state for end-to-end tests (`--debug-state FILE`): IDs, whose turn, the
     /// move in progress, the dice shown, the board's sizes so far, and where to click (window
-    /// coordinates).
+    /// coordinates). The write waits until the main loop is idle, so that the file never
+    /// shows a step half done (the board redrawn but the status line not yet, say) and what
+    /// changed has been laid out; several calls in one step make one write.
     fn write_debug_state(&self) {
+        let imp = self.imp();
+        if imp.debug_state.borrow().is_none() || imp.debug_state_due.replace(true) {
+            return;
+        }
+        glib::idle_add_local_once(glib::clone!(
+            #[weak(rename_to = window)]
+            self,
+            move || {
+                window.imp().debug_state_due.set(false);
+                window.write_debug_state_now();
+            }
+        ));
+    }
+
+    fn write_debug_state_now(&self) {
         let Some(path) = self.imp().debug_state.borrow().clone() else {
             return;
         };
