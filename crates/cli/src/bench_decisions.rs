@@ -10,6 +10,7 @@ use anyhow::{Context, Result};
 use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::Nets;
+use cubeful_engine::search::FilterPreset;
 use cubeful_train::decisions::{
     paired_difference, summarise, BenchScore, ClassScore, DecisionList, DecisionSet, Judge, Origin,
     SetSpec,
@@ -27,6 +28,22 @@ pub const DEFAULT_SPEC: SetSpec = SetSpec {
     origin: Origin::SelfPlay,
 };
 
+/// `--filter`: the move filter of the measured search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FilterArg {
+    Normal,
+    Large,
+}
+
+impl FilterArg {
+    fn preset(self) -> FilterPreset {
+        match self {
+            FilterArg::Normal => FilterPreset::Normal,
+            FilterArg::Large => FilterPreset::Large,
+        }
+    }
+}
+
 /// The default depth of `--reference-plies`.
 const DEFAULT_REFERENCE_PLIES: u8 = 2;
 
@@ -35,9 +52,14 @@ pub struct Args {
     /// Nets whose choices are measured (default: the embedded nets).
     #[command(flatten)]
     nets: crate::nets::NetsArg,
-    /// Lookahead of the measured choices (and of `--against`'s).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    /// Lookahead of the measured choices (and of `--against`'s): 2 is World Class, 3
+    /// Grandmaster.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=3))]
     plies: u8,
+    /// The move filter of the measured choices' search: `normal` (World Class, Grandmaster) or
+    /// `large` (Supremo: up to 16 plays within 0.32 go on from 0-ply instead of 8 within 0.16).
+    #[arg(long, value_enum, default_value_t = FilterArg::Normal)]
+    filter: FilterArg,
     /// Decisions in the set (in each set, with several seeds).
     #[arg(long, default_value_t = DEFAULT_SPEC.decisions, value_parser = clap::value_parser!(u32).range(10..=100_000))]
     positions: u32,
@@ -304,6 +326,7 @@ pub fn run(args: &Args) -> Result<()> {
         (Judge::Search { .. }, false) => None,
     };
     let choosing_bearoff = bearoff.as_ref().filter(|_| args.bearoff);
+    let filter = args.filter.preset();
     let judge_bearoff = match judge {
         Judge::Rollout { .. } => bearoff.clone(),
         Judge::Search { .. } => None,
@@ -371,7 +394,9 @@ pub fn run(args: &Args) -> Result<()> {
         }
         None => {
             let nets = args.nets.load()?;
-            sets.concat(|set, _| Ok(set.errors(&nets, args.plies, choosing_bearoff, threads)))?
+            sets.concat(|set, _| {
+                Ok(set.errors(&nets, args.plies, filter, choosing_bearoff, threads))
+            })?
         }
     };
     let classes = sets.classes();
@@ -380,9 +405,9 @@ pub fn run(args: &Args) -> Result<()> {
         None => None,
         Some(dir) => {
             let nets = Arc::new(Nets::load_dir(dir)?);
-            Some(
-                sets.concat(|set, _| Ok(set.errors(&nets, args.plies, choosing_bearoff, threads)))?,
-            )
+            Some(sets.concat(|set, _| {
+                Ok(set.errors(&nets, args.plies, filter, choosing_bearoff, threads))
+            })?)
         }
     };
     let against = match (&args.against, &other_errors) {
@@ -424,8 +449,19 @@ pub fn run(args: &Args) -> Result<()> {
     }
     let choices = match &args.choices {
         Some(_) => "the file's choices".to_string(),
-        None if args.bearoff => format!("{}-ply choices with the bearoff databases", args.plies),
-        None => format!("{}-ply choices", args.plies),
+        None => format!(
+            "{}-ply choices{}{}",
+            args.plies,
+            match args.filter {
+                FilterArg::Normal => "",
+                FilterArg::Large => " with the large move filter",
+            },
+            if args.bearoff {
+                " with the bearoff databases"
+            } else {
+                ""
+            }
+        ),
     };
     println!(
         "decisions: {choices} against {}, {} decisions ({}), {:.1} s; mean error per decision in thousandths of a point (mppd) ± its standard error",

@@ -393,6 +393,38 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
 }
 
 #[test]
+fn bench_decisions_takes_the_move_filter_and_grandmaster_depth() {
+    let dir = ScratchDir::new("bench-filter");
+    let cache = dir.to_str().unwrap();
+    let run_with = |extra: &[&str]| -> String {
+        let mut args = vec!["bench", "decisions", "--positions", "10"];
+        args.extend_from_slice(&["--reference-plies", "1", "--cache", cache]);
+        args.extend_from_slice(extra);
+        stdout(&args)
+    };
+    let normal = run_with(&["--plies", "1"]);
+    assert!(normal.contains("1-ply choices against"), "{normal}");
+    let large = run_with(&["--plies", "1", "--filter", "large"]);
+    assert!(
+        large.contains("1-ply choices with the large move filter against"),
+        "{large}"
+    );
+    let deep = run_with(&["--plies", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&deep).expect("valid JSON");
+    assert_eq!(v["overall"]["decisions"], 10, "{deep}");
+    let out = run(&[
+        "bench",
+        "decisions",
+        "--positions",
+        "10",
+        "--filter",
+        "huge",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("normal, large"));
+}
+
+#[test]
 fn bench_decisions_measures_several_seeds_as_one_set() {
     let dir = ScratchDir::new("bench-seeds");
     let cache = dir.to_str().unwrap();

@@ -928,20 +928,23 @@ impl DecisionSet {
     /// are attached (its error is 0 if it scores above every candidate), else charged the error
     /// of the worst candidate.
     ///
-    /// The measured search pre-selects plays with the pruning nets when `nets` has them (as the
-    /// program plays, docs/ENGINE.md §Pruning nets); the reference scores never do. With
-    /// `bearoff`, the choices judge bearoff positions by its databases (as the program does when
-    /// it has them); without, by the race net alone.
+    /// The measured search keeps the plays of `filter` between its plies (World Class's
+    /// `Normal`, Supremo's `Large`) and pre-selects plays with the pruning nets when `nets` has
+    /// them (as the program plays, docs/ENGINE.md §Pruning nets); the reference scores never
+    /// do. With `bearoff`, the choices judge bearoff positions by its databases (as the program
+    /// does when it has them); without, by the race net alone.
     pub fn errors(
         &self,
         nets: &Arc<Nets>,
         plies: u8,
+        filter: FilterPreset,
         bearoff: Option<&Arc<BearoffDb>>,
         threads: usize,
     ) -> Vec<(f32, bool)> {
         let ctx = CubeContext::money(1, Ownership::Centered);
         let settings = EvalSettings {
             prune: true,
+            filter,
             ..cubeless(plies)
         };
         parallel_map(
@@ -1060,9 +1063,10 @@ impl DecisionSet {
         (error, false)
     }
 
-    /// The benchmark figures of `nets` choosing at `plies`.
+    /// The benchmark figures of `nets` choosing at `plies` (with World Class's move filter).
     pub fn score(&self, nets: &Arc<Nets>, plies: u8, threads: usize) -> BenchScore {
-        self.summarise(&self.errors(nets, plies, None, threads), plies)
+        let errors = self.errors(nets, plies, FilterPreset::Normal, None, threads);
+        self.summarise(&errors, plies)
     }
 
     /// The figures of per-decision `errors` (as [`DecisionSet::errors`] gives them) of choices
@@ -1295,7 +1299,11 @@ mod tests {
         // A 1-ply choice of the reference nets maximises the same 1-ply scores over the plays the
         // Normal filter keeps (the leading plays within 0.16 at 0-ply, at most 8). Where those
         // include every candidate, a choice among the candidates is the best one.
-        for (d, (error, inside)) in set.decisions.iter().zip(set.errors(&nets, 1, None, 2)) {
+        for (d, (error, inside)) in
+            set.decisions
+                .iter()
+                .zip(set.errors(&nets, 1, FilterPreset::Normal, None, 2))
+        {
             let ranked = evaluator.rank_moves(&d.position, d.dice);
             let best = ranked[0].1.equity();
             let kept = ranked
@@ -1322,7 +1330,7 @@ mod tests {
         let (all, classes) = (score.overall, [score.contact, score.crashed, score.race]);
         assert_eq!(all.decisions, 30);
         assert_eq!(classes.iter().map(|c| c.decisions).sum::<usize>(), 30);
-        let errors = set.errors(&nets, 0, None, 1);
+        let errors = set.errors(&nets, 0, FilterPreset::Normal, None, 1);
         let mean = 1000.0 * errors.iter().map(|e| f64::from(e.0)).sum::<f64>() / 30.0;
         assert!((all.mean_error_millipoints - mean).abs() < 1e-9);
         let weighted: f64 = classes
@@ -1333,7 +1341,7 @@ mod tests {
         assert!((all.mean_error_millipoints - weighted).abs() < 1e-9);
         assert!(all.mean_error_millipoints > 0.0, "0-ply is not 1-ply");
         assert!(all.standard_error_millipoints > 0.0);
-        let at_one_ply = set.errors(&nets, 1, None, 1);
+        let at_one_ply = set.errors(&nets, 1, FilterPreset::Normal, None, 1);
         let (diff, se) = set.paired_difference(&errors, &at_one_ply, None);
         let one = set.summarise(&at_one_ply, 1).overall.mean_error_millipoints;
         assert!((diff - (all.mean_error_millipoints - one)).abs() < 1e-9);
@@ -1361,7 +1369,7 @@ mod tests {
         let choices = set.parse_choices(&text).unwrap();
         assert_eq!(
             set.errors_of_choices(&choices, 2),
-            set.errors(&nets, 0, None, 1)
+            set.errors(&nets, 0, FilterPreset::Normal, None, 1)
         );
         // Which line is wrong, and why.
         let line = |text: &str| match set.parse_choices(text) {
@@ -1401,11 +1409,11 @@ mod tests {
             let worst = d.candidates.last().unwrap().equity;
             expected.push(((best - removed.equity).max(0.0), best - worst));
         }
-        let with_reference = set.errors(&nets, 0, None, 1);
+        let with_reference = set.errors(&nets, 0, FilterPreset::Normal, None, 1);
         let mut detached = set.clone();
         detached.reference = None;
         assert!(set.has_reference() && !detached.has_reference());
-        let without = detached.errors(&nets, 0, None, 1);
+        let without = detached.errors(&nets, 0, FilterPreset::Normal, None, 1);
         for (((exact, inside), (charged, inside2)), (want_exact, want_charged)) in
             with_reference.iter().zip(&without).zip(&expected)
         {
