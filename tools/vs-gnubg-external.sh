@@ -12,6 +12,9 @@
 # already there are skipped, so an interrupted run resumes where it stopped. At the end (and
 # with GAMES = 0, for the chunks there are) it prints the summary and writes OUT_DIR/summary.json.
 # gnubg plays at EXT_PLIES (default 0). Needs Debian's gnubg and a release cubeful-cli (CLI=...).
+# Two runs may share OUT_DIR, one core each: a chunk being played is locked (flock on
+# OUT_DIR/chunk-NNN.lock, let go when its player ends, killed or not), the other run skips it,
+# and ORDER=down makes a run take the chunks from the last one down, so the two meet once.
 set -euo pipefail
 OUT=$1
 GAMES=$2
@@ -23,9 +26,21 @@ CHUNK=${CHUNK:-50}
 SEED=${SEED:-1000}
 mkdir -p "$OUT"
 chunks=$(((GAMES + CHUNK - 1) / CHUNK))
-for ((i = 0; i < chunks; i++)); do
+order=$(seq 0 $((chunks - 1)))
+[ "${ORDER:-up}" = down ] && order=$(seq $((chunks - 1)) -1 0)
+for i in $order; do
     json=$(printf '%s/chunk-%03d.json' "$OUT" "$i")
     [ -e "$json" ] && continue
+    exec {lock}> "$(printf '%s/chunk-%03d.lock' "$OUT" "$i")"
+    if ! flock -n "$lock"; then
+        exec {lock}>&-
+        continue
+    fi
+    # The other run may have finished it since this one looked.
+    if [ -e "$json" ]; then
+        exec {lock}>&-
+        continue
+    fi
     log=$(mktemp)
     "$CLI" external 0 --connections 1 --idle-timeout 600 "$@" > "$log" 2>&1 &
     server=$!
@@ -41,10 +56,12 @@ for ((i = 0; i < chunks; i++)); do
     start=$(date +%s)
     EXT_PORT=$port EXT_GAMES=$n EXT_SEED=$((SEED + i)) EXT_OUT=$json \
         EXT_SGF=$(printf '%s/chunk-%03d.sgf' "$OUT" "$i") \
-        "$GNUBG" -t -q -r -p "$HERE/gnubg-external-chunk.py" > "$OUT/gnubg.log" 2>&1 || true
+        "$GNUBG" -t -q -r -p "$HERE/gnubg-external-chunk.py" > "$OUT/gnubg-$i.log" 2>&1 || true
     wait $server || true
     rm -f "$log"
-    [ -e "$json" ] || { echo "chunk $i failed: see $OUT/gnubg.log"; tail -20 "$OUT/gnubg.log"; exit 1; }
+    exec {lock}>&-
+    [ -e "$json" ] || { echo "chunk $i failed: see $OUT/gnubg-$i.log"; tail -20 "$OUT/gnubg-$i.log"; exit 1; }
+    mv "$OUT/gnubg-$i.log" "$OUT/gnubg.log"
     echo "chunk $i: $n games in $(($(date +%s) - start)) s"
 done
 python3 "$HERE/external-summary.py" "$OUT"
