@@ -9,7 +9,9 @@ const MAX_GAMES: u64 = 1_000_000_000;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Player A: cubeful, cubeful:nets=DIR, pubeval[:DIR] or random.
+    /// Player A: cubeful, with options after a colon if need be, separated by commas (nets=DIR;
+    /// plies=N or level=NAME; prune=on|off: cubeful:nets=DIR,plies=1), pubeval, pubeval:DIR
+    /// or random.
     #[arg(long)]
     a: PlayerSpec,
     /// Player B (same choices).
@@ -19,6 +21,7 @@ pub struct Args {
     /// odd number is rounded up).
     #[arg(long, default_value_t = 1000, value_parser = crate::options::count(1, MAX_GAMES))]
     games: usize,
+    /// Dice seed: the same seed plays the same dice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Worker threads, 1 to 256 [default: all cores].
