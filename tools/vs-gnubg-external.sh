@@ -15,6 +15,9 @@
 # Two runs may share OUT_DIR, one core each: a chunk being played is locked (flock on
 # OUT_DIR/chunk-NNN.lock, let go when its player ends, killed or not), the other run skips it,
 # and ORDER=down makes a run take the chunks from the last one down, so the two meet once.
+# Never edit this script or training/external0.sh while a run is going: bash reads a script
+# as it goes, and a running one executed the shifted tail of an edited copy once (chunks of
+# another kind, removed by hand; docs/TRAINING.md round adam53).
 set -euo pipefail
 OUT=$1
 GAMES=$2
@@ -59,6 +62,8 @@ for i in $order; do
         "$GNUBG" -t -q -r -p "$HERE/gnubg-external-chunk.py" > "$OUT/gnubg-$i.log" 2>&1 || true
     wait $server || true
     rm -f "$log"
+    # Once the chunk is there, any run that opens its lock file skips it: the file can go.
+    [ -e "$json" ] && rm -f "$(printf '%s/chunk-%03d.lock' "$OUT" "$i")"
     exec {lock}>&-
     [ -e "$json" ] || { echo "chunk $i failed: see $OUT/gnubg-$i.log"; tail -20 "$OUT/gnubg-$i.log"; exit 1; }
     mv "$OUT/gnubg-$i.log" "$OUT/gnubg.log"

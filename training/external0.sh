@@ -12,7 +12,9 @@
 # PLIES=2 plays World Class (2-ply) against gnubg's 2-ply instead, into training/external0-2ply/
 # (round adam31: GAMES=2000 PLIES=2 training/external0.sh adam30r). SUFFIX is appended to each
 # run's name, for a run of the same nets with another build (CLI): the World Class cube of
-# 2026-12-05 is `SUFFIX=-x76 PLIES=2 GAMES=2000 training/external0.sh adam41w`.
+# 2026-12-05 is `SUFFIX=-x76 PLIES=2 GAMES=2000 training/external0.sh adam41w`. A second run of
+# the same command with ORDER=down plays the same run's chunks from the last one down, on the
+# other core (tools/vs-gnubg-external.sh locks the chunk each is playing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLI=${CLI:-training/bin/cubeful-cli}
