@@ -34,13 +34,10 @@ order=$(seq 0 $((chunks - 1)))
 for i in $order; do
     json=$(printf '%s/chunk-%03d.json' "$OUT" "$i")
     [ -e "$json" ] && continue
-    exec {lock}> "$(printf '%s/chunk-%03d.lock' "$OUT" "$i")"
-    if ! flock -n "$lock"; then
-        exec {lock}>&-
-        continue
-    fi
-    # The other run may have finished it since this one looked.
-    if [ -e "$json" ]; then
+    lockfile=$(printf '%s/chunk-%03d.lock' "$OUT" "$i")
+    exec {lock}> "$lockfile"
+    # Skipped if the other run plays it, or has finished it since this one looked.
+    if ! flock -n "$lock" || [ -e "$json" ]; then
         exec {lock}>&-
         continue
     fi
@@ -63,7 +60,7 @@ for i in $order; do
     wait $server || true
     rm -f "$log"
     # Once the chunk is there, any run that opens its lock file skips it: the file can go.
-    [ -e "$json" ] && rm -f "$(printf '%s/chunk-%03d.lock' "$OUT" "$i")"
+    [ -e "$json" ] && rm -f "$lockfile"
     exec {lock}>&-
     [ -e "$json" ] || { echo "chunk $i failed: see $OUT/gnubg-$i.log"; tail -20 "$OUT/gnubg-$i.log"; exit 1; }
     mv "$OUT/gnubg-$i.log" "$OUT/gnubg.log"

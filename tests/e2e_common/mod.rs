@@ -379,16 +379,25 @@ impl App {
 
     /// Waits until `pred` holds for the state (or fails after `secs`).
     pub fn wait_for(&self, what: &str, secs: u64, pred: impl Fn(&Value) -> bool) -> Value {
+        self.poll(secs, &pred).unwrap_or_else(|| {
+            panic!(
+                "timed out waiting for {what}; last state: {:#}",
+                self.state()
+            )
+        })
+    }
+
+    /// The state once `pred` holds for it, or `None` if it does not within `secs`.
+    fn poll(&self, secs: u64, pred: &impl Fn(&Value) -> bool) -> Option<Value> {
         let start = Instant::now();
         loop {
             let s = self.state();
             if pred(&s) {
-                return s;
+                return Some(s);
             }
-            assert!(
-                start.elapsed() < Duration::from_secs(secs),
-                "timed out waiting for {what}; last state: {s:#}"
-            );
+            if start.elapsed() >= Duration::from_secs(secs) {
+                return None;
+            }
             sleep(Duration::from_millis(100));
         }
     }
@@ -427,13 +436,8 @@ impl App {
     ) -> Value {
         for _ in 0..3 {
             self.click(xy);
-            let start = Instant::now();
-            while start.elapsed() < Duration::from_secs(secs) {
-                let s = self.state();
-                if pred(&s) {
-                    return s;
-                }
-                sleep(Duration::from_millis(100));
+            if let Some(s) = self.poll(secs, &pred) {
+                return s;
             }
         }
         panic!(
