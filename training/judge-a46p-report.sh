@@ -2,7 +2,7 @@
 # After training/judge-a46p.sh: the decision benchmark's 2,000 decisions judged by adam46p's
 # 144-game variance-reduced rollouts, asked of every player the old judge (adam6's rollouts)
 # measured (docs/BENCHMARKS.md, "The same choices, judged by rollouts"): the embedded nets at
-# 0 to 3 plies and with Supremo's filter, older nets at 0 and 2 plies, and GNU Backgammon's
+# 0 to 3 plies, with Supremo's filter and reduced, older nets at 0 and 2 plies, and GNU Backgammon's
 # cubeless choices at 0 and 2 plies. Per-decision errors go to OUT (default
 # training/bench/judge-a46p) as NAME.tsv; tools/paired-errors.py pairs them at the end. A choice
 # the judge did not roll out is rolled out when asked (with the judge's nets and seeds), so the
@@ -40,6 +40,8 @@ for plies in 0 1 2 3; do
     measure "adam46p-${plies}ply" --nets training/adam46p --plies "$plies"
 done
 measure adam46p-2ply-large --nets training/adam46p --plies 2 --filter large
+measure adam46p-2ply-reduced --nets training/adam46p --plies 2 --reduced
+measure adam46p-3ply-reduced --nets training/adam46p --plies 3 --reduced
 for nets in adam41w adam18bx adam13x adam6; do
     for plies in 0 2; do
         measure "$nets-${plies}ply" --nets "training/$nets" --plies "$plies"
@@ -47,6 +49,6 @@ for nets in adam41w adam18bx adam13x adam6; do
 done
 echo "== paired against World Class (adam46p, 2 plies); positive: the other chooses better"
 python3 tools/paired-errors.py "$OUT/adam46p-2ply.tsv" "$OUT"/adam46p-[013]ply.tsv \
-    "$OUT/adam46p-2ply-large.tsv" "$OUT/gnubg-2ply.tsv" "$OUT"/adam*-2ply.tsv
+    "$OUT"/adam46p-*ply-{large,reduced}.tsv "$OUT/gnubg-2ply.tsv" "$OUT"/adam*-2ply.tsv
 echo "== paired against adam46p's 0-ply"
 python3 tools/paired-errors.py "$OUT/adam46p-0ply.tsv" "$OUT/gnubg-0ply.tsv" "$OUT"/adam*-0ply.tsv

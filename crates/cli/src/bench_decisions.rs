@@ -6,14 +6,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use cubeful_engine::eval::bearoff::BearoffDb;
 use cubeful_engine::eval::nn::NetClass;
 use cubeful_engine::eval::Nets;
-use cubeful_engine::search::FilterPreset;
+use cubeful_engine::search::{EvalSettings, FilterPreset};
 use cubeful_train::decisions::{
-    paired_difference, summarise, BenchScore, ClassScore, DecisionList, DecisionSet, Judge, Origin,
-    SetSpec,
+    choosing, paired_difference, summarise, BenchScore, ClassScore, DecisionList, DecisionSet,
+    Judge, Origin, SetSpec,
 };
 use serde::Serialize;
 
@@ -60,6 +60,10 @@ pub struct Args {
     /// `large` (Supremo: up to 16 plays within 0.32 go on from 0-ply instead of 8 within 0.16).
     #[arg(long, value_enum, default_value_t = FilterArg::Normal)]
     filter: FilterArg,
+    /// Reduced search for the measured choices (and `--against`'s): below the root's rolls,
+    /// each node averages 7 of the 21 rolls (`hint --reduced`); with `--plies` 2 or 3.
+    #[arg(long)]
+    reduced: bool,
     /// Decisions in the set (in each set, with several seeds).
     #[arg(long, default_value_t = DEFAULT_SPEC.decisions, value_parser = clap::value_parser!(u32).range(10..=100_000))]
     positions: u32,
@@ -304,6 +308,9 @@ fn write_errors(
 }
 
 pub fn run(args: &Args) -> Result<()> {
+    if args.reduced && args.plies < 2 {
+        bail!("--reduced needs --plies 2 or 3: below the root's rolls there is nothing to reduce");
+    }
     let threads = args.threads as usize;
     let reference = Arc::new(match &args.reference_nets {
         Some(dir) => Nets::load_dir(dir)?,
@@ -326,7 +333,11 @@ pub fn run(args: &Args) -> Result<()> {
         (Judge::Search { .. }, false) => None,
     };
     let choosing_bearoff = bearoff.as_ref().filter(|_| args.bearoff);
-    let filter = args.filter.preset();
+    let settings = EvalSettings {
+        filter: args.filter.preset(),
+        reduced: args.reduced,
+        ..choosing(args.plies)
+    };
     let judge_bearoff = match judge {
         Judge::Rollout { .. } => bearoff.clone(),
         Judge::Search { .. } => None,
@@ -394,9 +405,7 @@ pub fn run(args: &Args) -> Result<()> {
         }
         None => {
             let nets = args.nets.load()?;
-            sets.concat(|set, _| {
-                Ok(set.errors(&nets, args.plies, filter, choosing_bearoff, threads))
-            })?
+            sets.concat(|set, _| Ok(set.errors(&nets, &settings, choosing_bearoff, threads)))?
         }
     };
     let classes = sets.classes();
@@ -405,9 +414,7 @@ pub fn run(args: &Args) -> Result<()> {
         None => None,
         Some(dir) => {
             let nets = Arc::new(Nets::load_dir(dir)?);
-            Some(sets.concat(|set, _| {
-                Ok(set.errors(&nets, args.plies, filter, choosing_bearoff, threads))
-            })?)
+            Some(sets.concat(|set, _| Ok(set.errors(&nets, &settings, choosing_bearoff, threads)))?)
         }
     };
     let against = match (&args.against, &other_errors) {
@@ -450,8 +457,9 @@ pub fn run(args: &Args) -> Result<()> {
     let choices = match &args.choices {
         Some(_) => "the file's choices".to_string(),
         None => format!(
-            "{}-ply choices{}{}",
+            "{}-ply{} choices{}{}",
             args.plies,
+            if args.reduced { " reduced" } else { "" },
             match args.filter {
                 FilterArg::Normal => "",
                 FilterArg::Large => " with the large move filter",

@@ -393,7 +393,7 @@ fn bench_decisions_lists_its_decisions_and_measures_choices_made_elsewhere() {
 }
 
 #[test]
-fn bench_decisions_takes_the_move_filter_and_grandmaster_depth() {
+fn bench_decisions_takes_the_move_filter_reduction_and_grandmaster_depth() {
     let dir = ScratchDir::new("bench-filter");
     let cache = dir.to_str().unwrap();
     let run_with = |extra: &[&str]| -> String {
@@ -412,6 +412,11 @@ fn bench_decisions_takes_the_move_filter_and_grandmaster_depth() {
     let deep = run_with(&["--plies", "3", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&deep).expect("valid JSON");
     assert_eq!(v["overall"]["decisions"], 10, "{deep}");
+    let reduced = run_with(&["--plies", "2", "--reduced"]);
+    assert!(reduced.contains("2-ply reduced choices against"), "{reduced}");
+    let out = run(&["bench", "decisions", "--positions", "10", "--reduced"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--reduced needs --plies 2 or 3"));
     let out = run(&[
         "bench",
         "decisions",

@@ -386,6 +386,16 @@ fn class_from_code(code: u8) -> Option<NetClass> {
     NetClass::ALL.get(usize::from(code)).copied()
 }
 
+/// The cubeless search of measured choices at `plies`, as the program plays: World Class's
+/// filter, no reduction, the pruning nets where the nets have them (docs/ENGINE.md §Pruning
+/// nets). For [`DecisionSet::errors`].
+pub fn choosing(plies: u8) -> EvalSettings {
+    EvalSettings {
+        prune: true,
+        ..cubeless(plies)
+    }
+}
+
 /// Cubeless settings at `plies`, as the labels of the training data are made.
 fn cubeless(plies: u8) -> EvalSettings {
     EvalSettings {
@@ -922,31 +932,25 @@ impl DecisionSet {
         })
     }
 
-    /// The errors of each decision when `nets` choose at `plies` (step 4 of the construction):
-    /// for each decision, the error in points and whether the choice was among the candidates.
-    /// A choice outside the candidates is scored by the reference search when the reference nets
-    /// are attached (its error is 0 if it scores above every candidate), else charged the error
-    /// of the worst candidate.
+    /// The errors of each decision when `nets` choose with the search `settings` (step 4 of
+    /// the construction; [`choosing`] gives the usual ones): for each decision, the error in
+    /// points and whether the choice was among the candidates. A choice outside the candidates
+    /// is scored by the reference search when the reference nets are attached (its error is 0
+    /// if it scores above every candidate), else charged the error of the worst candidate.
     ///
-    /// The measured search keeps the plays of `filter` between its plies (World Class's
-    /// `Normal`, Supremo's `Large`) and pre-selects plays with the pruning nets when `nets` has
-    /// them (as the program plays, docs/ENGINE.md §Pruning nets); the reference scores never
-    /// do. With `bearoff`, the choices judge bearoff positions by its databases (as the program
-    /// does when it has them); without, by the race net alone.
+    /// At 0 plies the nets choose alone; above, the search's filter, reduction and pruning are
+    /// `settings`' (the reference scores never prune). With `bearoff`, the choices judge
+    /// bearoff positions by its databases (as the program does when it has them); without, by
+    /// the race net alone.
     pub fn errors(
         &self,
         nets: &Arc<Nets>,
-        plies: u8,
-        filter: FilterPreset,
+        settings: &EvalSettings,
         bearoff: Option<&Arc<BearoffDb>>,
         threads: usize,
     ) -> Vec<(f32, bool)> {
         let ctx = CubeContext::money(1, Ownership::Centered);
-        let settings = EvalSettings {
-            prune: true,
-            filter,
-            ..cubeless(plies)
-        };
+        let plies = settings.plies;
         parallel_map(
             self.decisions.len(),
             threads,
@@ -965,7 +969,7 @@ impl DecisionSet {
                 let choice = if plies == 0 {
                     evaluator.best_move(&d.position, d.dice).0
                 } else {
-                    search.best_move(&d.position, d.dice, &ctx, &settings).mv
+                    search.best_move(&d.position, d.dice, &ctx, settings).mv
                 };
                 self.error_of(i, &choice, scorer.as_mut())
             },
@@ -1065,7 +1069,7 @@ impl DecisionSet {
 
     /// The benchmark figures of `nets` choosing at `plies` (with World Class's move filter).
     pub fn score(&self, nets: &Arc<Nets>, plies: u8, threads: usize) -> BenchScore {
-        let errors = self.errors(nets, plies, FilterPreset::Normal, None, threads);
+        let errors = self.errors(nets, &choosing(plies), None, threads);
         self.summarise(&errors, plies)
     }
 
@@ -1302,7 +1306,7 @@ mod tests {
         for (d, (error, inside)) in
             set.decisions
                 .iter()
-                .zip(set.errors(&nets, 1, FilterPreset::Normal, None, 2))
+                .zip(set.errors(&nets, &choosing(1), None, 2))
         {
             let ranked = evaluator.rank_moves(&d.position, d.dice);
             let best = ranked[0].1.equity();
@@ -1330,7 +1334,7 @@ mod tests {
         let (all, classes) = (score.overall, [score.contact, score.crashed, score.race]);
         assert_eq!(all.decisions, 30);
         assert_eq!(classes.iter().map(|c| c.decisions).sum::<usize>(), 30);
-        let errors = set.errors(&nets, 0, FilterPreset::Normal, None, 1);
+        let errors = set.errors(&nets, &choosing(0), None, 1);
         let mean = 1000.0 * errors.iter().map(|e| f64::from(e.0)).sum::<f64>() / 30.0;
         assert!((all.mean_error_millipoints - mean).abs() < 1e-9);
         let weighted: f64 = classes
@@ -1341,7 +1345,7 @@ mod tests {
         assert!((all.mean_error_millipoints - weighted).abs() < 1e-9);
         assert!(all.mean_error_millipoints > 0.0, "0-ply is not 1-ply");
         assert!(all.standard_error_millipoints > 0.0);
-        let at_one_ply = set.errors(&nets, 1, FilterPreset::Normal, None, 1);
+        let at_one_ply = set.errors(&nets, &choosing(1), None, 1);
         let (diff, se) = set.paired_difference(&errors, &at_one_ply, None);
         let one = set.summarise(&at_one_ply, 1).overall.mean_error_millipoints;
         assert!((diff - (all.mean_error_millipoints - one)).abs() < 1e-9);
@@ -1369,7 +1373,7 @@ mod tests {
         let choices = set.parse_choices(&text).unwrap();
         assert_eq!(
             set.errors_of_choices(&choices, 2),
-            set.errors(&nets, 0, FilterPreset::Normal, None, 1)
+            set.errors(&nets, &choosing(0), None, 1)
         );
         // Which line is wrong, and why.
         let line = |text: &str| match set.parse_choices(text) {
@@ -1409,11 +1413,11 @@ mod tests {
             let worst = d.candidates.last().unwrap().equity;
             expected.push(((best - removed.equity).max(0.0), best - worst));
         }
-        let with_reference = set.errors(&nets, 0, FilterPreset::Normal, None, 1);
+        let with_reference = set.errors(&nets, &choosing(0), None, 1);
         let mut detached = set.clone();
         detached.reference = None;
         assert!(set.has_reference() && !detached.has_reference());
-        let without = detached.errors(&nets, 0, FilterPreset::Normal, None, 1);
+        let without = detached.errors(&nets, &choosing(0), None, 1);
         for (((exact, inside), (charged, inside2)), (want_exact, want_charged)) in
             with_reference.iter().zip(&without).zip(&expected)
         {
