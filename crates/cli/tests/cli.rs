@@ -413,7 +413,10 @@ fn bench_decisions_takes_the_move_filter_reduction_and_grandmaster_depth() {
     let v: serde_json::Value = serde_json::from_str(&deep).expect("valid JSON");
     assert_eq!(v["overall"]["decisions"], 10, "{deep}");
     let reduced = run_with(&["--plies", "2", "--reduced"]);
-    assert!(reduced.contains("2-ply reduced choices against"), "{reduced}");
+    assert!(
+        reduced.contains("2-ply reduced choices against"),
+        "{reduced}"
+    );
     let out = run(&["bench", "decisions", "--positions", "10", "--reduced"]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--reduced needs --plies 2 or 3"));
