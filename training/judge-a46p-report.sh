@@ -4,20 +4,22 @@
 # measured (docs/BENCHMARKS.md, "The same choices, judged by rollouts"): the embedded nets at
 # 0 to 3 plies, with Supremo's filter and reduced, older nets at 0 and 2 plies, and GNU Backgammon's
 # cubeless choices at 0 and 2 plies. Per-decision errors go to OUT (default
-# training/bench/judge-a46p) as NAME.tsv; tools/paired-errors.py pairs them at the end. A choice
+# training/bench/judge-a46p-seed1-2) as NAME.tsv; tools/paired-errors.py pairs them at the end. A choice
 # the judge did not roll out is rolled out when asked (with the judge's nets and seeds), so the
 # weaker players take longer. Skips what OUT already holds: rerun to resume.
 #
-#   training/judge-a46p-report.sh > training/bench/judge-a46p/report.txt
+#   training/judge-a46p-report.sh | tee training/bench/judge-a46p-seed1-2.txt
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CLI=${CLI:-training/bin/cubeful-cli}
 THREADS=${THREADS:-2}
-OUT=${OUT:-training/bench/judge-a46p}
+# SEEDS=1 asks seed 1's 1,000 decisions alone (while seed 2's are still being judged)
+SEEDS=${SEEDS:-1,2}
+OUT=${OUT:-training/bench/judge-a46p-seed${SEEDS/,/-}}
 GNUBG=${GNUBG:-/usr/games/gnubg}
 mkdir -p "$OUT"
 bench() {
-    "$CLI" bench decisions --positions 1000 --seed 1,2 --reference-rollout 144 \
+    "$CLI" bench decisions --positions 1000 --seed "$SEEDS" --reference-rollout 144 \
         --reference-nets training/adam46p --bearoff --threads "$THREADS" "$@"
 }
 # name, then bench's options
