@@ -20,7 +20,7 @@ GNUBG=${GNUBG:-/usr/games/gnubg}
 mkdir -p "$OUT"
 bench() {
     "$CLI" bench decisions --positions 1000 --seed "$SEEDS" --reference-rollout 144 \
-        --reference-nets training/adam46p --bearoff --threads "$THREADS" "$@"
+        --reference-nets training/adam46p --threads "$THREADS" "$@"
 }
 # name, then bench's options
 measure() {
@@ -28,9 +28,12 @@ measure() {
     shift
     [ -s "$OUT/$name.tsv" ] && return
     echo "== $name: $*"
-    bench "$@" --errors "$OUT/$name.tsv"
+    bench --bearoff "$@" --errors "$OUT/$name.tsv"
 }
-[ -s "$OUT/decisions.txt" ] || bench --list > "$OUT/decisions.txt"
+if [ ! -s "$OUT/decisions.txt" ]; then
+    bench --list > "$OUT/decisions.tmp"
+    mv "$OUT/decisions.tmp" "$OUT/decisions.txt"
+fi
 for plies in 0 2; do
     if [ ! -s "$OUT/gnubg-${plies}ply-choices.txt" ]; then
         DECISIONS="$OUT/decisions.txt" CHOICES="$OUT/gnubg-${plies}ply-choices.txt" PLIES=$plies \
