@@ -2,7 +2,7 @@
 # The two seeds of training/judge-a46p-report.sh (SEEDS=1, SEEDS=2) joined into the 2,000 decisions of --seed 1,2
 # (seed 2 numbered from 1000), in training/bench/judge-a46p-seed1-2/, for tools/paired-errors.py.
 set -euo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")/bench"
 mkdir -p judge-a46p-seed1-2
 for f in judge-a46p-seed2/*.tsv; do
   n=$(basename $f)
