@@ -7,7 +7,8 @@ games of 16 points or more; from the games' statistics in the chunks' SGF files 
 records), both sides' cube errors by kind: doubles missed (below the cash point, or too good to
 double), wrong doubles (below the double point, or too good), wrong takes and wrong passes, each
 with its count and total error in EMG (as the "EMG (Points)" lines of gnubg's statistics report).
-Writes DIR/summary.json. Where the checker errors are: tools/external-errors.py."""
+Writes DIR/summary.json. Where the checker errors are: tools/external-errors.py. A run of
+matches (EXT_MATCH=N) is summed by tools/external-match-summary.py instead."""
 import glob
 import re
 import json
@@ -19,6 +20,12 @@ from external_chunks import mean_ci
 
 d = sys.argv[1]
 chunks = external_chunks.chunks(d)
+if any("matches" in c for c in chunks):
+    # A run of matches (EXT_MATCH=N) has its own summary.
+    import runpy
+    runpy.run_path(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "external-match-summary.py"), run_name="__main__")
+    sys.exit(0)
 games = [g for c in chunks for g in c["games"]]
 played = sum(c["seconds_played"] for c in chunks)
 analysed = sum(c["seconds_analysed"] for c in chunks)

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Sums the chunks of matches tools/vs-gnubg-external.sh plays with EXT_MATCH=N (match play
+against GNU Backgammon, each match analysed on its own): Cubeful's share of the matches won and
+its luck-adjusted result in match winning chances (a match is worth +50% to its winner and -50%
+to its loser before the luck is taken out), both with 95% confidence intervals from the
+matches' spread, and both sides' error rates as GNU Backgammon reports them (in mEMG per
+unforced move and per close cube decision, and in match winning chances lost per match).
+Writes DIR/summary.json; tools/external-summary.py hands such a folder over to this script.
+
+    tools/external-match-summary.py DIR"""
+import json
+import os
+import sys
+
+import external_chunks
+from external_chunks import mean_ci
+
+d = sys.argv[1]
+chunks = external_chunks.chunks(d)
+lengths = {c["match_length"] for c in chunks if "match_length" in c}
+if len(lengths) != 1 or any("matches" not in c for c in chunks):
+    sys.exit(d + ": not one run of matches of one length (EXT_MATCH)")
+matches = [m for c in chunks for m in c["matches"]]
+n = len(matches)
+if n < 2:
+    sys.exit("fewer than two matches in " + d)
+
+summary = {
+    "matches": n,
+    "match_length": lengths.pop(),
+    "chunks": len(chunks),
+    "gnubg_plies": sorted({c["gnubg_plies"] for c in chunks}),
+    "analysis_plies": sorted({c["analysis_plies"] for c in chunks}),
+    "games": sum(m["games"] for m in matches),
+    "seconds_played": round(sum(c["seconds_played"] for c in chunks)),
+    "seconds_analysed": round(sum(c["seconds_analysed"] for c in chunks)),
+}
+won, ci = mean_ci([1.0 if m["winner"] == "O" else 0.0 for m in matches])
+summary["cubeful_matches_won_percent"] = round(100 * won, 1)
+summary["cubeful_matches_won_percent_ci95"] = round(100 * ci, 1)
+m, ci = mean_ci([m["cubeful"]["luck_adjusted"] for m in matches])
+summary["cubeful_luck_adjusted_mwc_percent"] = round(100 * m, 2)
+summary["cubeful_luck_adjusted_mwc_percent_ci95"] = round(100 * ci, 2)
+for side in ("gnubg", "cubeful"):
+    tot = lambda k: sum(m[side][k] for m in matches)
+    unforced, close = tot("unforced"), tot("close_cube")
+    summary[side] = {
+        "moves": tot("moves"),
+        "unforced": unforced,
+        "close_cube": close,
+        "checker_memg": round(1000 * tot("checker_error") / max(unforced, 1), 2),
+        "cube_memg": round(1000 * tot("cube_error") / max(close, 1), 2),
+        "checker_mwc_percent_per_match": round(100 * tot("checker_cost") / n, 2),
+        "cube_mwc_percent_per_match": round(100 * tot("cube_cost") / n, 2),
+    }
+
+tmp = os.path.join(d, "summary.json.tmp")
+with open(tmp, "w") as f:
+    json.dump(summary, f, indent=1)
+os.rename(tmp, os.path.join(d, "summary.json"))
+print(json.dumps(summary, indent=1))
