@@ -12,6 +12,9 @@
 # already there are skipped, so an interrupted run resumes where it stopped. At the end (and
 # with GAMES = 0, for the chunks there are) it prints the summary and writes OUT_DIR/summary.json.
 # gnubg plays at EXT_PLIES (default 0). Needs Debian's gnubg and a release cubeful-cli (CLI=...).
+# EXT_MATCH=N plays N-point matches instead (Crawford rule): GAMES and CHUNK then count
+# matches, each analysed on its own, and the summary is tools/external-match-summary.py's
+# (training/matches-vs-gnubg.sh).
 # Two runs may share OUT_DIR, one core each: a chunk being played is locked (flock on
 # OUT_DIR/chunk-NNN.lock, let go when its player ends, killed or not), the other run skips it,
 # and ORDER=down makes a run take the chunks from the last one down, so the two meet once.
