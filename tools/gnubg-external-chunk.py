@@ -128,6 +128,18 @@ else:
         }
         for side, name in (("X", "gnubg"), ("O", "cubeful")):
             row[name] = side_stats(m["stats"][side], True)
+        # Each game's score before it, its result and Cubeful's luck-adjusted share of the
+        # match winning chances, to see at which scores the match is won or lost.
+        row["game_rows"] = [
+            {
+                "score": {"gnubg": g["info"]["score-X"], "cubeful": g["info"]["score-O"]},
+                "crawford": bool(g["info"].get("crawford")),
+                "winner": g["info"]["winner"],
+                "points": g["info"]["points-won"],
+                "cubeful_luck_adjusted": g["stats"]["O"]["dice"]["luck-adjusted-result"],
+            }
+            for g in m["games"]
+        ]
         rows.append(row)
     record["match_length"] = match_length
     record["matches"] = rows
