@@ -3,7 +3,8 @@
 against GNU Backgammon, each match analysed on its own): Cubeful's share of the matches won and
 its luck-adjusted result in match winning chances (a match is worth +50% to its winner and -50%
 to its loser before the luck is taken out), both with 95% confidence intervals from the
-matches' spread, and both sides' error rates as GNU Backgammon reports them (in mEMG per
+matches' spread, the same by kind of game (before the Crawford game, the Crawford game, after
+it), and both sides' error rates as GNU Backgammon reports them (in mEMG per
 unforced move and per close cube decision, and in match winning chances lost per match).
 Writes DIR/summary.json; tools/external-summary.py hands such a folder over to this script.
 
@@ -41,6 +42,29 @@ summary["cubeful_matches_won_percent_ci95"] = round(100 * ci, 1)
 m, ci = mean_ci([m["cubeful"]["luck_adjusted"] for m in matches])
 summary["cubeful_luck_adjusted_mwc_percent"] = round(100 * m, 2)
 summary["cubeful_luck_adjusted_mwc_percent_ci95"] = round(100 * ci, 2)
+# Where the luck-adjusted result comes from: each match's games split into the Crawford game,
+# the games after it, and the rest, each kind's share summed per match (so that the kinds add
+# up to the match's figure); from the chunks that keep each game (game_rows).
+with_rows = [m for m in matches if "game_rows" in m]
+if len(with_rows) >= 2:
+    length = summary["match_length"]
+
+    def kind(g):
+        if g["crawford"]:
+            return "crawford_game"
+        if max(g["score"].values()) == length - 1:
+            return "post_crawford"
+        return "before_crawford"
+
+    by_kind = {"matches": len(with_rows)}
+    for k in ("before_crawford", "crawford_game", "post_crawford"):
+        share = [sum(g["cubeful_luck_adjusted"] for g in m["game_rows"] if kind(g) == k)
+                 for m in with_rows]
+        mean, ci = mean_ci(share)
+        by_kind[k] = {"games": sum(kind(g) == k for m in with_rows for g in m["game_rows"]),
+                      "cubeful_luck_adjusted_mwc_percent": round(100 * mean, 2),
+                      "ci95": round(100 * ci, 2)}
+    summary["by_kind_of_game"] = by_kind
 for side in ("gnubg", "cubeful"):
     tot = lambda k: sum(m[side][k] for m in matches)
     unforced, close = tot("unforced"), tot("close_cube")
