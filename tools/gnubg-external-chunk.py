@@ -112,6 +112,9 @@ else:
                 break
             gnubg.command("new game")
         played += time.time() - t0
+        # `new match` gives player 1 gnubg's default name (the login's) again, which the
+        # saved match would carry.
+        gnubg.command("set player 1 name cubeful")
         t0 = time.time()
         gnubg.command("analyse match")
         analysed += time.time() - t0
