@@ -66,17 +66,10 @@ if len(with_rows) >= 2:
                       "ci95": round(100 * ci, 2)}
     summary["by_kind_of_game"] = by_kind
 for side in ("gnubg", "cubeful"):
-    tot = lambda k: sum(m[side][k] for m in matches)
-    unforced, close = tot("unforced"), tot("close_cube")
-    summary[side] = {
-        "moves": tot("moves"),
-        "unforced": unforced,
-        "close_cube": close,
-        "checker_memg": round(1000 * tot("checker_error") / max(unforced, 1), 2),
-        "cube_memg": round(1000 * tot("cube_error") / max(close, 1), 2),
-        "checker_mwc_percent_per_match": round(100 * tot("checker_cost") / n, 2),
-        "cube_mwc_percent_per_match": round(100 * tot("cube_cost") / n, 2),
-    }
+    s = summary[side] = external_chunks.error_rates(matches, side)
+    for kind in ("checker", "cube"):
+        cost = sum(m[side][kind + "_cost"] for m in matches)
+        s[kind + "_mwc_percent_per_match"] = round(100 * cost / n, 2)
 
 tmp = os.path.join(d, "summary.json.tmp")
 with open(tmp, "w") as f:

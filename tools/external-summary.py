@@ -56,17 +56,9 @@ summary["16_points_or_more"] = {
     "games": len(big),
     "cubeful_luck_adjusted_points": round(sum(g["cubeful"]["luck_adjusted"] for g in big), 2)}
 for side in ("gnubg", "cubeful"):
-    tot = lambda k: sum(g[side][k] for g in games)
-    unforced, close = tot("unforced"), tot("close_cube")
-    summary[side] = {
-        "moves": tot("moves"),
-        "unforced": unforced,
-        "close_cube": close,
-        "checker_memg": round(1000 * tot("checker_error") / max(unforced, 1), 2),
-        "cube_memg": round(1000 * tot("cube_error") / max(close, 1), 2),
-        "overall_memg": round(1000 * (tot("checker_error") + tot("cube_error"))
-                              / max(unforced + close, 1), 2),
-    }
+    s = summary[side] = external_chunks.error_rates(games, side)
+    errors = sum(g[side]["checker_error"] + g[side]["cube_error"] for g in games)
+    s["overall_memg"] = round(1000 * errors / max(s["unforced"] + s["close_cube"], 1), 2)
 # gnubg's per-game cube statistics (`GS[...][C:...]`): 20 counts, player 0's and player 1's
 # interleaved (the last twelve: the six kinds below), then each player's six (equity, MWC) pairs.
 # Player 0 is PW of the game's root node, player 1 PB.
