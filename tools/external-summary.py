@@ -6,7 +6,8 @@ cube error per unforced move and close cube decision), and the luck-adjusted fig
 games of 16 points or more; from the games' statistics in the chunks' SGF files (gnubg's `GS`
 records), both sides' cube errors by kind: doubles missed (below the cash point, or too good to
 double), wrong doubles (below the double point, or too good), wrong takes and wrong passes, each
-with its count and total error in EMG (as the "EMG (Points)" lines of gnubg's statistics report).
+with its count and total error in EMG (as the "EMG (Points)" lines of gnubg's statistics report),
+and the number of games they cover (cube_errors_games: the SGF files are not kept in git).
 Writes DIR/summary.json. Where the checker errors are: tools/external-errors.py. A run of
 matches (EXT_MATCH=N) is summed by tools/external-match-summary.py instead."""
 import glob
@@ -65,6 +66,7 @@ for side in ("gnubg", "cubeful"):
 KINDS = ("missed_double_below_cp", "missed_double_above_cp", "wrong_double_below_dp",
          "wrong_double_above_tg", "wrong_take", "wrong_pass")
 cube_kinds = {side: {k: {"count": 0, "emg": 0.0} for k in KINDS} for side in ("gnubg", "cubeful")}
+covered = 0  # the games the cube errors by kind cover
 sgfs = sorted(glob.glob(os.path.join(d, "chunk-*.sgf")))
 # The SGF files are gitignored: in a fresh checkout only the JSON chunks are there. The cube
 # errors by kind then come from the summary written where the games were played, if it covers
@@ -77,6 +79,7 @@ if len(sgfs) < len(chunks):
             kept = json.load(f)
     if kept.get("games") == n and all("cube_errors" in kept.get(side, {}) for side in cube_kinds):
         cube_kinds = {side: kept[side]["cube_errors"] for side in cube_kinds}
+        covered = kept.get("cube_errors_games", n)
         sgfs = []
         note = "kept from the earlier summary.json, which covers the same games"
     else:
@@ -91,12 +94,14 @@ for path in sgfs:
         stats = re.search(r"GS\[M:[^\]]*\]\[C:([^\]]*)\]", game)
         if not stats or not all(names):
             continue
+        covered += 1
         v = stats.group(1).split()
         for player, name in enumerate(names):
             side = "cubeful" if name.group(1) == "cubeful" else "gnubg"
             for k, kind in enumerate(KINDS):
                 cube_kinds[side][kind]["count"] += int(v[8 + 2 * k + player])
                 cube_kinds[side][kind]["emg"] += float(v[20 + 12 * player + 2 * k])
+summary["cube_errors_games"] = covered
 for side in ("gnubg", "cubeful"):
     for kind in KINDS:
         cube_kinds[side][kind]["emg"] = round(cube_kinds[side][kind]["emg"], 3)
