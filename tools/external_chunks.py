@@ -17,8 +17,11 @@ def chunks(d):
 
 
 def games(d):
-    """Every game of run directory d, in play order."""
-    return [g for c in chunks(d) for g in c["games"]]
+    """Every game of run directory d, in play order (a money run's; a run of matches has none)."""
+    cs = chunks(d)
+    if any("matches" in c for c in cs):
+        raise SystemExit(d + ": a run of matches (EXT_MATCH); tools/external-match-summary.py sums it")
+    return [g for c in cs for g in c["games"]]
 
 
 def mean_ci(xs):
