@@ -3,7 +3,7 @@
 # 144-game variance-reduced rollouts, asked of every player the old judge (adam6's rollouts)
 # measured (docs/BENCHMARKS.md, "The same choices, judged by rollouts"): the embedded nets at
 # 0 to 3 plies, with Supremo's filter and reduced, older nets at 0 and 2 plies, and GNU Backgammon's
-# cubeless choices at 0 and 2 plies. Per-decision errors go to OUT (default
+# cubeless choices at 0, 2 and 3 plies. Per-decision errors go to OUT (default
 # training/bench/judge-a46p-seed1-2) as NAME.tsv; tools/paired-errors.py pairs them at the end. A choice
 # the judge did not roll out is rolled out when asked (with the judge's nets and seeds), so the
 # weaker players take longer. Skips what OUT already holds: rerun to resume.
@@ -34,7 +34,7 @@ if [ ! -s "$OUT/decisions.txt" ]; then
     bench --list > "$OUT/decisions.tmp"
     mv "$OUT/decisions.tmp" "$OUT/decisions.txt"
 fi
-for plies in 0 2; do
+for plies in 0 2 3; do
     if [ ! -s "$OUT/gnubg-${plies}ply-choices.txt" ]; then
         DECISIONS="$OUT/decisions.txt" CHOICES="$OUT/gnubg-${plies}ply-choices.txt" PLIES=$plies \
             "$GNUBG" -t -q -r -p tools/gnubg-decision-choices.py
@@ -54,6 +54,6 @@ for nets in adam41w adam18bx adam13x adam6; do
 done
 echo "== paired against World Class (adam46p, 2 plies); positive: the other chooses better"
 python3 tools/paired-errors.py "$OUT/adam46p-2ply.tsv" "$OUT"/adam46p-[013]ply.tsv \
-    "$OUT"/adam46p-*ply-{large,reduced}.tsv "$OUT/gnubg-2ply.tsv" "$OUT"/adam*-2ply.tsv
+    "$OUT"/adam46p-*ply-{large,reduced}.tsv "$OUT"/gnubg-[23]ply.tsv "$OUT"/adam*-2ply.tsv
 echo "== paired against adam46p's 0-ply"
 python3 tools/paired-errors.py "$OUT/adam46p-0ply.tsv" "$OUT/gnubg-0ply.tsv" "$OUT"/adam*-0ply.tsv
