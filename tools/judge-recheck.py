@@ -4,10 +4,12 @@ errors of a `cubeful-cli bench decisions --errors` file (optionally of one pip-c
 tools/paired-errors.py groups them), rolls each decision out again with many more games
 (`cubeful-cli rollout ID --dice R --cubeless`: variance-reduced, every candidate on the same dice)
 and sets the player's choice (World Class's, `hint` at 2 plies, unless --plies says otherwise)
-beside the best play of the longer rollout.
+beside the best play of the longer rollout. With --choices (a file of decision numbers and plays,
+as tools/gnubg-decision-choices.py writes them) the choices are that file's instead.
 
     tools/judge-recheck.py ERRORS.tsv OUT.jsonl [--group pips280+] [--top 12] [--min-error 5]
-        [--trials 1296] [--candidates 6] [--seed 7] [--plies 2] [--cli target/release/cubeful-cli]
+        [--trials 1296] [--candidates 6] [--seed 7] [--plies 2 | --choices FILE]
+        [--cli target/release/cubeful-cli]
 
 One JSON line per decision goes to OUT.jsonl as soon as it is rolled out (a rerun skips the
 decisions OUT already holds); at the end a summary: the errors the judge charged and the ones
@@ -40,6 +42,7 @@ def main():
     ap.add_argument("--candidates", type=int, default=6)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--plies", type=int, default=2)
+    ap.add_argument("--choices", help="the player's plays, one 'NUMBER<TAB>PLAY' line per decision")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cli", default="target/release/cubeful-cli")
     args = ap.parse_args()
@@ -51,6 +54,10 @@ def main():
     print(f"{len(rows)} decisions, {sum(r[4] for r in rows) / max(len(rows), 1):.2f} mppd; "
           f"rechecking the {len(picked)} largest errors", flush=True)
 
+    choices = None
+    if args.choices:
+        with open(args.choices) as f:
+            choices = dict(line.rstrip("\n").split("\t")[:2] for line in f if line.strip())
     done = {}
     if os.path.exists(args.out):
         with open(args.out) as f:
@@ -60,14 +67,18 @@ def main():
     for number, position, roll, _group, error in picked:
         if number in done:
             continue
-        hint = json.loads(subprocess.check_output(
-            [args.cli, "hint", position, "--dice", roll, "--plies", str(args.plies), "--json", "--top", "1"]))
+        if choices is not None:
+            choice = choices[number]
+        else:
+            hint = json.loads(subprocess.check_output(
+                [args.cli, "hint", position, "--dice", roll, "--plies", str(args.plies), "--json", "--top", "1"]))
+            choice = hint["moves"][0]["move"]
         rolled = json.loads(subprocess.check_output(
             [args.cli, "rollout", position, "--dice", roll, "--cubeless", "--trials", str(args.trials),
              "--candidates", str(args.candidates), "--seed", str(args.seed),
              "--threads", str(args.threads), "--json"]))
         rec = {"decision": number, "position": position, "roll": roll,
-               "judge_error_mppd": error, "choice": hint["moves"][0]["move"],
+               "judge_error_mppd": error, "choice": choice,
                "trials": args.trials,
                "rollout": [[a["name"], round(a["cubeless"], 4), round(a["cubeless_std_error"], 4)]
                            for a in rolled["alternatives"]]}
