@@ -14,7 +14,8 @@ as tools/gnubg-decision-choices.py writes them) the choices are that file's inst
 One JSON line per decision goes to OUT.jsonl as soon as it is rolled out (a rerun skips the
 decisions OUT already holds); at the end a summary: the errors the judge charged and the ones
 the longer rollouts charge (0 where the choice is their best, the longer rollouts' best minus
-the choice otherwise; a choice outside the candidates rolled out is reported, not scored).
+the choice otherwise), and how often the choice is their best. The rollout takes the best
+--candidates plays at 0 plies, and more when the choice ranks lower there.
 The longer rollouts use the embedded nets, so the ERRORS file should come from a judge with the
 same nets (training/bench/judge-a46p-seed1-2/ and adam46p, docs/BENCHMARKS.md)."""
 import argparse
@@ -68,18 +69,25 @@ def main():
         if number in done:
             continue
         if choices is not None:
+            if number not in choices:
+                sys.exit(f"{args.choices} has no play for decision {number}")
             choice = choices[number]
         else:
             hint = json.loads(subprocess.check_output(
                 [args.cli, "hint", position, "--dice", roll, "--plies", str(args.plies), "--json", "--top", "1"]))
             choice = hint["moves"][0]["move"]
+        # The rollout's candidates are the best at 0-ply: reach down to the choice if it ranks lower.
+        ranked = json.loads(subprocess.check_output(
+            [args.cli, "hint", position, "--dice", roll, "--plies", "0", "--json", "--top", "1000"]))
+        names = [m["move"] for m in ranked["moves"]]
+        candidates = max(args.candidates, names.index(choice) + 1 if choice in names else 0)
         rolled = json.loads(subprocess.check_output(
             [args.cli, "rollout", position, "--dice", roll, "--cubeless", "--trials", str(args.trials),
-             "--candidates", str(args.candidates), "--seed", str(args.seed),
+             "--candidates", str(candidates), "--seed", str(args.seed),
              "--threads", str(args.threads), "--json"]))
         rec = {"decision": number, "position": position, "roll": roll,
                "judge_error_mppd": error, "choice": choice,
-               "trials": args.trials,
+               "trials": args.trials, "candidates": candidates,
                "rollout": [[a["name"], round(a["cubeless"], 4), round(a["cubeless_std_error"], 4)]
                            for a in rolled["alternatives"]]}
         with open(args.out, "a") as f:
@@ -87,17 +95,19 @@ def main():
         done[number] = rec
         print(json.dumps(rec), flush=True)
 
-    judged, rechecked, outside = 0.0, 0.0, 0
+    judged, rechecked, best, outside = 0.0, 0.0, 0, 0
     for number, *_ in picked:
         rec = done[number]
         scores = {name: equity for name, equity, _se in rec["rollout"]}
-        judged += rec.get("judge_error_mppd", rec.get("judge144_error_mppd", 0.0))
+        judged += rec["judge_error_mppd"]
         if rec["choice"] not in scores:
             outside += 1
             continue
-        rechecked += 1000 * (max(scores.values()) - scores[rec["choice"]])
+        loss = max(scores.values()) - scores[rec["choice"]]
+        rechecked += 1000 * loss
+        best += loss == 0
     print(f"{len(picked)} decisions: the judge charged {judged:.1f} thousandths, "
-          f"{args.trials}-game rollouts charge {rechecked:.1f}"
+          f"the longer rollouts charge {rechecked:.1f}; the choice is their best play in {best}"
           + (f" ({outside} of the choices outside the candidates, not scored)" if outside else ""))
 
 
